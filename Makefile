@@ -1,0 +1,38 @@
+# impactbot: `make run` shows the demo report, `make test` runs every check.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+DEMO_DIR ?= $(shell mktemp -d -u /tmp/impactbot-demo.XXXXXX)
+
+.PHONY: setup run test lint bench callgraph clean
+
+setup: $(VENV)/.installed
+
+# torch first, pinned: it is installed from this machine's CPU wheel, so the
+# semantic extra never pulls a multi-GB CUDA build.
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[dev,semantic]"
+	touch $@
+
+run: setup
+	$(BIN)/python demo/build_demo.py $(DEMO_DIR)
+	@echo "demo repository: $(DEMO_DIR) (branch feature vs main)"
+	$(BIN)/impactbot diff main..feature -C $(DEMO_DIR) --format text --no-cache
+
+test: setup lint
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/python benchmarks/bench.py
+
+callgraph: setup
+	$(BIN)/python benchmarks/callgraph.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

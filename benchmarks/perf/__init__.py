@@ -1,0 +1,1 @@
+"""The pieces of ``benchmarks/bench.py``: corpora, scripted pull request, runs, report."""

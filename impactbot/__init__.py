@@ -1,0 +1,5 @@
+"""impactbot: pre-merge change-impact analysis for git repositories."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

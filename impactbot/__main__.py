@@ -1,0 +1,3 @@
+from impactbot.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,172 @@
+"""Settings: defaults < ``[tool.impactbot]`` / ``.impactbot.toml`` < IMPACTBOT_* env < flags.
+
+Every problem names its key, and all problems are reported together.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from impactbot.errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    depth: int = 3
+    hub_cap: int = 25
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    semantic: bool = True
+    model: str = DEFAULT_MODEL
+    top: int = 15
+    max_impacted: int = 500
+    time_budget: float | None = None
+
+    def with_overrides(self, **values: Any) -> Settings:
+        """Apply values that were actually given (None means "not given")."""
+        given = {k: v for k, v in values.items() if v is not None and v != ()}
+        problems = _validate(given)
+        if problems:
+            raise ConfigError("; ".join(problems))
+        return replace(self, **given)
+
+
+# Key in the TOML table / env suffix -> field name.
+KEYS = {
+    "depth": "depth",
+    "hub-cap": "hub_cap",
+    "include": "include",
+    "exclude": "exclude",
+    "semantic": "semantic",
+    "model": "model",
+    "top": "top",
+    "max-impacted": "max_impacted",
+    "time-budget": "time_budget",
+}
+
+
+def _positive_int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError("must be a positive integer")
+    return value
+
+
+def _globs(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ValueError("must be a glob or a list of globs")
+
+
+def _bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError("must be true or false")
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str) and value:
+        return value
+    raise ValueError("must be a non-empty string")
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    raise ValueError("must be a positive number of seconds")
+
+
+CLEANERS: dict[str, Callable[[object], object]] = {
+    "depth": _positive_int,
+    "hub_cap": _positive_int,
+    "include": _globs,
+    "exclude": _globs,
+    "semantic": _bool,
+    "model": _text,
+    "top": _positive_int,
+    "max_impacted": _positive_int,
+    "time_budget": _seconds,
+}
+
+
+def _validate(values: Mapping[str, object]) -> list[str]:
+    problems = []
+    for name, value in values.items():
+        try:
+            CLEANERS[name](value)
+        except ValueError as exc:
+            problems.append(f"{name.replace('_', '-')}: {exc}")
+    return problems
+
+
+def table_from_toml(text: str, source: str, *, pyproject: bool) -> dict[str, object]:
+    """The impactbot table of a pyproject.toml or .impactbot.toml file."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML ({exc})") from exc
+    if pyproject:
+        table = data.get("tool", {}).get("impactbot", {})
+    else:
+        table = data.get("tool", {}).get("impactbot", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: [tool.impactbot] must be a table")
+    return table
+
+
+def settings_from_table(table: Mapping[str, object], source: str, base: Settings | None = None) -> Settings:
+    """Clean every key of a configuration table; unknown keys are errors (typos)."""
+    values: dict[str, object] = {}
+    problems = []
+    for key, raw in table.items():
+        name = KEYS.get(key) or KEYS.get(key.replace("_", "-"))
+        if name is None:
+            problems.append(f"{source}: unknown key '{key}' (known: {', '.join(sorted(KEYS))})")
+            continue
+        try:
+            values[name] = CLEANERS[name](raw)
+        except ValueError as exc:
+            problems.append(f"{source}: {key} {exc}")
+    if problems:
+        raise ConfigError("; ".join(problems))
+    return replace(base or Settings(), **values)
+
+
+def settings_from_environ(environ: Mapping[str, str], base: Settings) -> Settings:
+    """IMPACTBOT_DEPTH=4, IMPACTBOT_HUB_CAP=10, IMPACTBOT_SEMANTIC=false, ..."""
+    table: dict[str, object] = {}
+    for key, name in KEYS.items():
+        raw = environ.get("IMPACTBOT_" + name.upper())
+        if raw is None or raw == "":
+            continue
+        table[key] = _parse_env(raw, name)
+    return settings_from_table(table, "environment", base)
+
+
+def _parse_env(raw: str, name: str) -> object:
+    kind = {f.name: f.type for f in fields(Settings)}[name]
+    if "int" in str(kind) and raw.strip().lstrip("-").isdigit():
+        return int(raw)
+    if "float" in str(kind):
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
+    if "bool" in str(kind):
+        return {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}.get(
+            raw.strip().lower(), raw
+        )
+    if "tuple" in str(kind):
+        return [g for g in raw.split(",") if g]
+    return raw

@@ -1,0 +1,315 @@
+"""Python nodes rendered in the ``expr`` mini-syntax of :mod:`impactbot.model`.
+
+``expr`` turns an expression node into ``a.b``, ``f()``, ``x[]``, ``<lambda>`` or
+None. ``values`` expands what an assigned value may be (both arms of ``a if c
+else b``, the elements of a literal list), ``instances`` reads an annotation as
+"an instance of", and ``bind`` pairs assignment targets with values. The linker
+turns these strings into types; nothing here resolves a name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from impactbot.extract._pygrammar import Grammar
+
+Values = list[tuple[str, "str | None"]]  # (suffix such as "" or "[]", expr)
+
+_DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_QUOTES = frozenset(b"'\"")
+
+# Annotation heads, by their last dotted component (``typing.Optional`` too).
+_UNIONS = frozenset({"Optional", "Union"})
+_SEQUENCES = frozenset(
+    {
+        "list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet",
+        "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Container",
+        "Reversible", "Generator", "AsyncIterable", "AsyncIterator", "AsyncGenerator",
+        "deque", "Deque", "KeysView", "ValuesView", "tuple", "Tuple",
+    }
+)  # fmt: skip
+_MAPPINGS = frozenset(
+    {
+        "dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict",
+        "OrderedDict", "ChainMap",
+    }
+)  # fmt: skip
+_CLASS_OF = frozenset({"type", "Type"})
+_WRAPPERS = frozenset(
+    {"Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly", "InitVar"}
+)
+_OPAQUE = frozenset(
+    {"Literal", "Callable", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"}
+)
+
+
+def string_body(text: bytes) -> tuple[bytes, bytes] | None:
+    """Split a string literal into (prefix, body); None when it is malformed."""
+    start = 0
+    while start < len(text) and text[start] not in _QUOTES:
+        start += 1
+    quote = text[start : start + 1]
+    if not quote:
+        return None
+    width = 3 if len(text) - start >= 6 and text[start : start + 3] == quote * 3 else 1
+    end = len(text) - width
+    if end < start + width or text[end:] != quote * width:
+        return None
+    return text[:start].lower(), text[start + width : end]
+
+
+def elements(values: Values) -> Values:
+    """What an element of each value may be (``x`` -> ``x[]``)."""
+    out: Values = []
+    for suffix, value in values:
+        if suffix:
+            out.append((suffix[2:], value))
+        elif value is not None:
+            out.append(("", value + "[]"))
+    return out or [("", None)]
+
+
+def _prefixed(prefix: str, values: Values) -> Values:
+    return [(prefix + suffix, value) for suffix, value in values]
+
+
+class Expressions:
+    """Renders nodes of one grammar; build once per process (see ``expressions()``)."""
+
+    def __init__(self, g: Grammar) -> None:
+        self._g = g
+        self.expr = _make_expr(g)
+        f = g.fields
+        self._f_left, self._f_right = f["left"], f["right"]
+        self._f_value, self._f_body = f["value"], f["body"]
+        self._identifier = g.kind("identifier")
+        self._attribute = g.kind("attribute")
+        self._subscript = g.kind("subscript")
+        self._comment = g.kind("comment")
+        self._wrappers = g.kinds("parenthesized_expression", "as_pattern_target")
+        self._walrus = g.kinds("named_expression")
+        self._conditional = g.kinds("conditional_expression")
+        self._boolean = g.kinds("boolean_operator")
+        self._sequences = g.kinds("list", "tuple", "set", "expression_list")
+        self._comprehensions = g.kinds("list_comprehension", "set_comprehension",
+                                       "generator_expression")  # fmt: skip
+        self._dictionary = g.kinds("dictionary")
+        self._dict_comprehension = g.kinds("dictionary_comprehension")
+        self._pair = g.kinds("pair")
+        self._splat = g.kinds("list_splat", "list_splat_pattern")
+        self._dict_splat = g.kinds("dictionary_splat")
+        self._lambda = g.kinds("lambda")
+        self._unpack = g.kinds("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list",
+                               "expression_list")  # fmt: skip
+        self._type = g.kinds("type")
+        self._union = g.kinds("union_type", "binary_operator")
+        self._generic = g.kinds("generic_type")
+        self._type_parameter = g.kinds("type_parameter")
+        self._strings = g.kinds("string")
+        self._none = g.kinds("none")
+        self._ellipsis = g.kinds("ellipsis")
+
+    # ----------------------------------------------------------------- values
+
+    def named(self, node: Node) -> list[Node]:
+        """Named children without comments."""
+        comment = self._comment
+        return [c for c in node.named_children if c.kind_id != comment]
+
+    def values(self, node: Node) -> Values:
+        """Each thing ``node`` may evaluate to, with element suffixes for literals."""
+        kind = node.kind_id
+        if kind in self._conditional:
+            parts = self.named(node)
+            if len(parts) == 3:
+                return self.values(parts[0]) + self.values(parts[2])
+        elif kind in self._boolean:
+            return self._both(node)
+        elif kind in self._wrappers or kind in self._walrus:
+            inner = node.child_by_field_id(self._f_value) if kind in self._walrus else None
+            parts = [inner] if inner is not None else self.named(node)
+            return self.values(parts[0]) if len(parts) == 1 else [("", None)]
+        elif kind in self._sequences or kind in self._dictionary:
+            return [("", None), *self._members(node)]
+        elif kind in self._comprehensions or kind in self._dict_comprehension:
+            body = node.child_by_field_id(self._f_body)
+            if body is not None and body.kind_id in self._pair:
+                body = body.child_by_field_id(self._f_value)
+            return [("", None)] + ([] if body is None else _prefixed("[]", self.values(body)))
+        return [("", self.expr(node))]
+
+    def _both(self, node: Node) -> Values:
+        left = node.child_by_field_id(self._f_left)
+        right = node.child_by_field_id(self._f_right)
+        return [v for side in (left, right) if side is not None for v in self.values(side)]
+
+    def _members(self, node: Node) -> Values:
+        out: Values = []
+        for child in self.named(node):
+            kind = child.kind_id
+            if kind in self._splat or kind in self._dict_splat:
+                inner = self.named(child)
+                source = self.expr(inner[0]) if inner else None
+                out.append(("[]", None if source is None else source + "[]"))
+            elif kind in self._pair:
+                value = child.child_by_field_id(self._f_value)
+                if value is not None:
+                    out.extend(_prefixed("[]", self.values(value)))
+            else:
+                out.extend(_prefixed("[]", self.values(child)))
+        return out
+
+    # ---------------------------------------------------------------- targets
+
+    def target_name(self, node: Node) -> str | None:
+        """``x``, ``self.repo`` or ``d[]`` for a simple assignment target."""
+        kind = node.kind_id
+        if kind == self._identifier or kind == self._attribute:
+            return self.expr(node)
+        if kind == self._subscript:
+            value = node.child_by_field_id(self._f_value)
+            base = None if value is None else self.expr(value)
+            return None if base is None else base + "[]"
+        return None
+
+    def bind(self, target: Node, values: Values) -> Values:
+        """(target expr, value) pairs for ``target = <values>``."""
+        name = self.target_name(target)
+        if name is not None:
+            return [(name + suffix, value) for suffix, value in values]
+        kind = target.kind_id
+        if kind in self._unpack:
+            items = elements(values)
+            return [pair for part in self.named(target) for pair in self.bind(part, items)]
+        if kind in self._splat or kind in self._wrappers:
+            inner = self.named(target)
+            return self.bind(inner[0], values) if len(inner) == 1 else []
+        return []
+
+    def bind_value(self, target: Node, value: Node) -> Values:
+        """Like ``bind``, pairing ``a, b = f, g`` element by element."""
+        while value.kind_id in self._wrappers:
+            inner = self.named(value)
+            if len(inner) != 1:
+                break
+            value = inner[0]
+        if target.kind_id in self._unpack and value.kind_id in self._sequences:
+            targets, sources = self.named(target), self.named(value)
+            starred = self._splat
+            if len(targets) == len(sources) and not any(
+                n.kind_id in starred for n in (*targets, *sources)
+            ):
+                return [p for t, v in zip(targets, sources) for p in self.bind_value(t, v)]
+        return self.bind(target, self.values(value))
+
+    # ------------------------------------------------------------ annotations
+
+    def instances(self, node: Node) -> list[tuple[str, str]]:
+        """An annotation read as "an instance of": ``Optional[Repo]`` -> ``Repo()``."""
+        kind = node.kind_id
+        if kind in self._type or kind in self._wrappers:
+            inner = self.named(node)
+            return self.instances(inner[0]) if len(inner) == 1 else []
+        if kind == self._identifier or kind == self._attribute:
+            name = self.expr(node)
+            return [] if name is None else [("", name + "()")]
+        if kind in self._union:
+            return [v for part in self.named(node) for v in self.instances(part)]
+        if kind in self._generic:
+            parts = self.named(node)
+            params = [p for q in parts[1:] if q.kind_id in self._type_parameter
+                      for p in self.named(q)]  # fmt: skip
+            return self._generic_instances(parts[0], params) if parts else []
+        if kind == self._subscript:
+            head = node.child_by_field_id(self._f_value)
+            params = [p for p in self.named(node)[1:]]
+            return [] if head is None else self._generic_instances(head, params)
+        if kind in self._strings:
+            return self._string_instances(node)
+        return []
+
+    def _generic_instances(self, head: Node, params: list[Node]) -> list[tuple[str, str]]:
+        name = self.expr(head)
+        if name is None:
+            return []
+        last = name.rpartition(".")[2]
+        if last in _OPAQUE:
+            return []
+        if last in _UNIONS:
+            return [v for p in params for v in self.instances(p)]
+        if last in _WRAPPERS:
+            return self.instances(params[0]) if params else []
+        if last in _CLASS_OF:
+            found = self.instances(params[0]) if params else []
+            return [(s, v[:-2]) for s, v in found if not s and v.endswith("()")]
+        if last in _SEQUENCES or last in _MAPPINGS:
+            members = params[-1:] if last in _MAPPINGS else params
+            if last not in ("tuple", "Tuple"):
+                members = members[:1]
+            return [("[]" + s, v) for p in members if p.kind_id not in self._ellipsis
+                    for s, v in self.instances(p)]  # fmt: skip
+        return [("", name + "()")]
+
+    def _string_instances(self, node: Node) -> list[tuple[str, str]]:
+        split = string_body(node.text or b"")
+        if split is None or b"f" in split[0] or not split[1].strip():
+            return []
+        tree = self._g.parser.parse(split[1].strip())
+        statement = tree.root_node.named_child(0)
+        if tree.root_node.has_error or statement is None or statement.named_child_count != 1:
+            return []
+        expression = statement.named_child(0)
+        return [] if expression is None else self.instances(expression)
+
+
+def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
+    """Build ``expr`` as a closure: it runs for every call site and argument."""
+    identifier = g.kind("identifier")
+    attribute = g.kind("attribute")
+    call = g.kind("call")
+    subscript = g.kind("subscript")
+    comment = g.kind("comment")
+    lambdas = g.kinds("lambda")
+    wrappers = g.kinds("parenthesized_expression")
+    walrus = g.kinds("named_expression")
+    f_object, f_attribute = g.fields["object"], g.fields["attribute"]
+    f_function, f_value = g.fields["function"], g.fields["value"]
+    dotted = _DOTTED.fullmatch
+
+    def expr(node: Node) -> str | None:
+        kind = node.kind_id
+        if kind == identifier:
+            return (node.text or b"").decode("utf-8", "replace")
+        if kind == attribute:
+            text = node.text or b""
+            if dotted(text) is not None:
+                return text.decode("ascii")
+            return _suffixed(node.child_by_field_id(f_object), node.child_by_field_id(f_attribute))
+        if kind == call:
+            return _suffixed(node.child_by_field_id(f_function), "()")
+        if kind == subscript:
+            return _suffixed(node.child_by_field_id(f_value), "[]")
+        if kind in lambdas:
+            return "<lambda>"
+        if kind in walrus:
+            value = node.child_by_field_id(f_value)
+            return None if value is None else expr(value)
+        if kind in wrappers:
+            inner = [c for c in node.named_children if c.kind_id != comment]
+            return expr(inner[0]) if len(inner) == 1 else None
+        return None
+
+    def _suffixed(base: Node | None, suffix: Node | str | None) -> str | None:
+        if base is None or suffix is None:
+            return None
+        head = expr(base)
+        if head is None:
+            return None
+        if isinstance(suffix, str):
+            return head + suffix
+        return head + "." + (suffix.text or b"").decode("utf-8", "replace")
+
+    return expr

@@ -1,0 +1,117 @@
+"""The tree-sitter side of the Python extractor: parser, query and node kinds.
+
+Everything here is built once per process (``grammar()``): creating a Language,
+a Parser and a Query costs far more than parsing a small file. Node kinds and
+field names are resolved to the grammar's integer ids up front, because
+comparing ints is much cheaper than building ``node.type`` strings, and the
+extractor looks at about a million captured nodes on a Django-sized tree.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Language, Parser, Query
+from tree_sitter_python import language as _python_language
+
+# One query, one pass over the tree in C. Each capture name feeds one handler in
+# python.py; the fingerprint uses the last group. Capture lists come back grouped
+# by name but NOT in source order, so every consumer sorts or keys by position.
+QUERY_SOURCE = """
+[(function_definition) (class_definition)] @def
+(call) @call
+(attribute) @attr
+(subscript) @sub
+[(binary_operator) (comparison_operator) (unary_operator)] @op
+(augmented_assignment) @aug
+(with_statement) @with
+[(for_statement) (for_in_clause)] @for
+(assignment) @assign
+(return_statement) @return
+(yield) @yield
+[(import_statement) (import_from_statement)] @import
+[(global_statement) (nonlocal_statement)] @scopedecl
+(except_clause) @except
+(named_expression) @walrus
+(if_statement) @if
+(delete_statement) @del
+(type) @type
+(comment) @comment
+(string) @string
+(parenthesized_expression) @paren
+(tuple) @tuple
+(block) @block
+(block (_) @stmt)
+(module (_) @stmt)
+(module . (expression_statement . (string) @doc .))
+(function_definition body: (block . (expression_statement . (string) @doc .)))
+(class_definition body: (block . (expression_statement . (string) @doc .)))
+"""
+
+_FIELDS = (
+    "alias",
+    "argument",
+    "arguments",
+    "attribute",
+    "body",
+    "condition",
+    "consequence",
+    "definition",
+    "function",
+    "left",
+    "module_name",
+    "name",
+    "object",
+    "operator",
+    "parameters",
+    "return_type",
+    "right",
+    "superclasses",
+    "type",
+    "value",
+)
+
+
+class Grammar:
+    """The Python language, a parser, the extraction query and id lookups."""
+
+    def __init__(self) -> None:
+        self.language = Language(_python_language())
+        self.parser = Parser(self.language)
+        self.query = Query(self.language, QUERY_SOURCE)
+        self._named: dict[str, set[int]] = {}
+        self._anonymous: dict[str, set[int]] = {}
+        for kind_id in range(self.language.node_kind_count):
+            name = self.language.node_kind_for_id(kind_id)
+            if name is None:
+                continue
+            table = self._named if self.language.node_kind_is_named(kind_id) else self._anonymous
+            table.setdefault(name, set()).add(kind_id)
+        self.fields = {name: self._field_id(name) for name in _FIELDS}
+
+    def kinds(self, *names: str) -> frozenset[int]:
+        """All ids of the named node kinds ``names`` (a kind may have aliases)."""
+        return frozenset(i for name in names for i in self._named.get(name, ()))
+
+    def kind(self, name: str) -> int:
+        """The id of a named node kind that has exactly one id in the grammar."""
+        (kind_id,) = self._named[name]
+        return kind_id
+
+    def token_kinds(self, *texts: str) -> frozenset[int]:
+        """All ids of anonymous tokens such as ``async`` or ``+=``."""
+        return frozenset(i for text in texts for i in self._anonymous.get(text, ()))
+
+    def _field_id(self, name: str) -> int:
+        field_id = self.language.field_id_for_name(name)
+        if field_id is None:
+            raise LookupError(f"tree-sitter-python has no field {name!r}")
+        return field_id
+
+
+_GRAMMAR: list[Grammar] = []
+
+
+def grammar() -> Grammar:
+    """The process-wide grammar, created on first use."""
+    if not _GRAMMAR:
+        _GRAMMAR.append(Grammar())
+    return _GRAMMAR[0]

@@ -1,0 +1,247 @@
+"""Stage `impact`: walk CALLED_BY from the changed symbols.
+
+Only dependents are followed (callers, subclasses, fixture users, and the base
+method a changed override can be dispatched through), never callees: what a
+changed function calls is not affected by it. The walk for the reader is
+bounded by a depth limit and a hub cap; the walk for ``tests`` is not, because
+a test skipped wrongly is worse than a long list.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import networkx as nx
+
+from impactbot.model import (
+    CONFIDENCE_ORDER,
+    Breaking,
+    CallSite,
+    ChangedSymbol,
+    Confidence,
+    FileFacts,
+    Hub,
+    Impact,
+    Impacted,
+    LinkedGraph,
+    Signature,
+    Symbol,
+)
+
+# Edge kinds along which a change travels from target to source.
+DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture"})
+
+
+class SymbolGraph:
+    """A linked revision as a networkx graph: nodes are symbol ids."""
+
+    def __init__(self, linked: LinkedGraph) -> None:
+        self.linked = linked
+        self.graph = nx.DiGraph()
+        self.symbols: dict[str, Symbol] = {s.id: s for s in linked.symbols}
+        self.graph.add_nodes_from(self.symbols)
+        for e in linked.edges:
+            if self.graph.has_edge(e.source, e.target):
+                data = self.graph.edges[e.source, e.target]
+                data["kinds"][e.kind] = _best(data["kinds"].get(e.kind), e.confidence)
+            else:
+                self.graph.add_edge(e.source, e.target, kinds={e.kind: e.confidence})
+        self.unresolved = dict(linked.unresolved)
+
+    def dependents(self, node: str) -> Iterable[tuple[str, Confidence]]:
+        """Who is affected when ``node`` changes, with the confidence of that link."""
+        for src, data in self.graph.pred[node].items():
+            confs = [c for k, c in data["kinds"].items() if k in DEPENDENT_KINDS]
+            if confs and src != node:
+                yield src, min(confs, key=CONFIDENCE_ORDER.__getitem__)
+        for dst, data in self.graph.succ[node].items():
+            # a changed override runs wherever callers dispatch through the base method
+            if "overrides" in data["kinds"]:
+                yield dst, "inferred"
+
+    def fan_in(self, node: str) -> int:
+        return sum(1 for _ in self.dependents(node))
+
+
+def _best(a: Confidence | None, b: Confidence) -> Confidence:
+    if a is None:
+        return b
+    return min(a, b, key=CONFIDENCE_ORDER.__getitem__)
+
+
+def _weakest(a: Confidence, b: Confidence) -> Confidence:
+    return max(a, b, key=CONFIDENCE_ORDER.__getitem__)
+
+
+@dataclass
+class _Visit:
+    depth: int
+    parent: str | None
+    confidence: Confidence
+
+
+def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
+         depth: int | None, hub_cap: int | None, hubs: dict[str, int]) -> dict[str, _Visit]:
+    """Multi-source breadth-first walk; seeds map a node to (parent, confidence)."""
+    seen: dict[str, _Visit] = {}
+    queue: deque[str] = deque()
+    for node, (parent, conf) in sorted(seeds.items()):
+        seen[node] = _Visit(0 if parent is None else 1, parent, conf)
+        queue.append(node)
+    while queue:
+        node = queue.popleft()
+        visit = seen[node]
+        if depth is not None and visit.depth >= depth:
+            continue
+        deps = sorted(graph.dependents(node)) if node in graph.graph else []
+        if hub_cap is not None and len(deps) > hub_cap:
+            hubs[node] = len(deps)
+            continue
+        for dep, conf in deps:
+            best_conf = _weakest(visit.confidence, conf)
+            old = seen.get(dep)
+            if old is None:
+                seen[dep] = _Visit(visit.depth + 1, node, best_conf)
+                queue.append(dep)
+            elif old.depth == visit.depth + 1 and CONFIDENCE_ORDER[best_conf] < CONFIDENCE_ORDER[old.confidence]:
+                seen[dep] = _Visit(old.depth, node, best_conf)
+    return seen
+
+
+def _path(seen: Mapping[str, _Visit], node: str) -> tuple[str, ...]:
+    """From ``node`` down to the changed symbol (a removed one is outside ``seen``)."""
+    path = [node]
+    while True:
+        parent = seen[path[-1]].parent
+        if parent is None:
+            break
+        path.append(parent)
+        if parent not in seen:
+            break
+    return tuple(path)
+
+
+def walk(
+    head: SymbolGraph,
+    base: SymbolGraph,
+    changed: Iterable[ChangedSymbol],
+    *,
+    depth: int,
+    hub_cap: int,
+    head_facts: Mapping[str, FileFacts] | None = None,
+) -> Impact:
+    """The impact of a change set on the head revision."""
+    changed = tuple(changed)
+    changed_ids = {c.symbol.id for c in changed if c.change != "removed"}
+    seeds: dict[str, tuple[str | None, Confidence]] = {i: (None, "resolved") for i in changed_ids if i in head.graph}
+    for c in changed:
+        if c.change in ("removed", "renamed"):
+            old_id = c.old_id or c.symbol.id
+            for caller, conf in (base.dependents(old_id) if old_id in base.graph else ()):
+                if caller in head.graph and caller not in changed_ids:
+                    seeds.setdefault(caller, (old_id, conf))
+    hubs: dict[str, int] = {}
+    listed = _bfs(head, seeds, depth, hub_cap, hubs)
+    everything = _bfs(head, seeds, None, None, {})
+    impacted = []
+    for node, visit in listed.items():
+        if node in changed_ids or node not in head.symbols:
+            continue
+        impacted.append(
+            Impacted(
+                symbol=head.symbols[node],
+                depth=max(visit.depth, 1),
+                paths=(_path(listed, node),),
+                confidence=visit.confidence,
+            )
+        )
+    depth_limit_hit = any(v.depth > depth for v in everything.values())
+    tests = sorted(
+        n for n in set(everything) | changed_ids
+        if n in head.symbols and head.symbols[n].is_test
+    )
+    return Impact(
+        impacted=tuple(sorted(impacted, key=lambda i: (i.depth, i.symbol.id))),
+        tests=tuple(tests),
+        hubs=tuple(Hub(h, n) for h, n in sorted(hubs.items(), key=lambda kv: (-kv[1], kv[0]))),
+        depth_limit_hit=depth_limit_hit,
+        breaking=breaking_calls(head, base, changed, head_facts or {}),
+        unresolved_calls=sum(head.unresolved.get(n, 0) for n in set(listed) | changed_ids),
+    )
+
+
+# ------------------------------------------------------------------ breaking
+
+
+def misfit(sig: Signature, site: CallSite, bound: bool) -> str | None:
+    """Why a call no longer fits a signature, or None when it may fit."""
+    params = list(sig.params)
+    if bound and params and params[0].kind in ("positional", "positional_only"):
+        params = params[1:]
+    positional = [p for p in params if p.kind in ("positional", "positional_only")]
+    var_pos = any(p.kind == "var_positional" for p in params)
+    var_kw = any(p.kind == "var_keyword" for p in params)
+    if not site.star and not var_pos and site.positional > len(positional):
+        return f"takes {len(positional)} positional arguments but {site.positional} were given"
+    named = {p.name for p in params if p.kind in ("positional", "keyword_only")}
+    for kw in site.keywords:
+        if kw not in named and not var_kw:
+            return f"unexpected keyword argument '{kw}'"
+    for i, p in enumerate(params):
+        if p.has_default or p.kind in ("var_positional", "var_keyword"):
+            continue
+        if p.kind in ("positional", "positional_only") and (i < site.positional or site.star):
+            continue
+        if p.kind != "positional_only" and (p.name in site.keywords or site.starstar):
+            continue
+        return f"missing required argument '{p.name}'"
+    return None
+
+
+def breaking_calls(
+    head: SymbolGraph,
+    base: SymbolGraph,
+    changed: Iterable[ChangedSymbol],
+    head_facts: Mapping[str, FileFacts],
+) -> tuple[Breaking, ...]:
+    """Call sites in head that no longer fit the symbol they call."""
+    out: set[Breaking] = set()
+    by_target = {c.symbol.id: c for c in changed if c.signature_changed and c.change != "removed"}
+    if by_target:
+        for call in head.linked.calls:
+            c = by_target.get(call.target)
+            if c is None or c.symbol.signature is None or call.caller in by_target:
+                continue
+            reason = misfit(c.symbol.signature, call.site, call.bound)
+            if reason:
+                out.add(Breaking(call.target, call.caller, head.symbols[call.caller].path
+                                 if call.caller in head.symbols else "", call.line, reason))
+    for c in changed:
+        if c.change == "removed":
+            out.update(_still_called(head, base, c.symbol, head_facts))
+    return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
+
+
+def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
+                  head_facts: Mapping[str, FileFacts]) -> Iterable[Breaking]:
+    """Callers in head that still name a removed symbol and reach nothing in its place."""
+    if removed.id not in base.graph:
+        return
+    name = removed.qualname.rsplit("::", 1)[-1]
+    for caller, _conf in base.dependents(removed.id):
+        sym = head.symbols.get(caller)
+        if sym is None:
+            continue
+        if any(head.symbols.get(t, removed).qualname.rsplit("::", 1)[-1] == name
+               for t in head.graph.succ[caller]):
+            continue  # still reaches a symbol of that name: moved, not gone
+        facts = head_facts.get(sym.path)
+        for site in facts.calls if facts else ():
+            if site.scope == sym.qualname and site.callee and _last(site.callee) == name:
+                yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was removed")
+
+
+def _last(callee: str) -> str:
+    return callee.replace("()", "").replace("[]", "").rsplit(".", 1)[-1]

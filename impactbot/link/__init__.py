@@ -1,0 +1,309 @@
+"""Stage `link`: the facts of a whole revision -> its symbol graph.
+
+Name resolution itself lives in :mod:`impactbot.link.python`; this module turns
+resolved call sites into edges (calls, inherits, overrides, uses_fixture), counts
+what could not be resolved, and falls back to a name match only when the name is
+unique in the repository and says something.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from posixpath import basename, dirname
+
+from impactbot.link.python import COMMON_METHODS, Defn, Resolver, Target, parse_expr
+from impactbot.model import (
+    CONFIDENCE_ORDER,
+    CallSite,
+    Confidence,
+    Edge,
+    EdgeKind,
+    FileFacts,
+    LinkedGraph,
+    ResolvedCall,
+    Symbol,
+    symbol_id,
+)
+
+LINK_VERSION = "1"
+
+
+def is_test_file(path: str) -> bool:
+    """pytest's default ``python_files``: ``test_*.py`` and ``*_test.py``."""
+    name = basename(path)
+    return fnmatch.fnmatch(name, "test_*.py") or fnmatch.fnmatch(name, "*_test.py")
+
+
+def _is_test_symbol(path: str, qualname: str, kind: str, facts: FileFacts) -> bool:
+    """pytest's default collection: ``test*`` functions, ``Test*`` classes' ``test*`` methods."""
+    if not is_test_file(path) or kind not in ("function", "method"):
+        return False
+    parts = qualname.split("::")
+    if not parts[-1].startswith("test"):
+        return False
+    if len(parts) == 1:
+        return kind == "function"
+    for i in range(1, len(parts)):
+        cls = facts.definition("::".join(parts[:i]))
+        if cls is None or cls.kind != "class" or not parts[i - 1].startswith("Test"):
+            return False
+        if facts.definition("::".join(parts[:i]) + "::__init__") is not None:
+            return False  # pytest does not collect classes with __init__
+    return kind == "method"
+
+
+@dataclass
+class _Edges:
+    found: dict[tuple[str, str, str], tuple[str, set[int]]] = field(default_factory=dict)
+
+    def add(self, source: str, target: str, kind: EdgeKind, confidence: Confidence, line: int) -> None:
+        if source == target and kind != "calls":
+            return
+        key = (source, target, kind)
+        old = self.found.get(key)
+        if old is None:
+            self.found[key] = (confidence, {line} if line else set())
+            return
+        best = min(old[0], confidence, key=CONFIDENCE_ORDER.__getitem__)
+        if line:
+            old[1].add(line)
+        self.found[key] = (best, old[1])
+
+    def edges(self) -> tuple[Edge, ...]:
+        return tuple(
+            Edge(s, t, k, c, tuple(sorted(lines)))  # type: ignore[arg-type]
+            for (s, t, k), (c, lines) in sorted(self.found.items())
+        )
+
+
+def symbols_of(path: str, facts: FileFacts) -> list[Symbol]:
+    """The graph nodes one file contributes."""
+    out = []
+    seen: set[str] = set()
+    for d in facts.definitions:
+        sid = symbol_id(path, d.qualname)
+        if sid in seen:
+            continue
+        seen.add(sid)
+        out.append(
+            Symbol(
+                id=sid,
+                path=path,
+                qualname=d.qualname,
+                kind=d.kind,
+                line=d.start_line,
+                end_line=d.end_line,
+                fingerprint=d.fingerprint,
+                language=facts.language,
+                signature=d.signature,
+                is_test=_is_test_symbol(path, d.qualname, d.kind, facts),
+            )
+        )
+    return out
+
+
+class _Linker:
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        self.facts = {p: f for p, f in facts.items() if f.language == "python"}
+        self.r = Resolver(self.facts)
+        self.edges = _Edges()
+        self.unresolved: dict[str, int] = defaultdict(int)
+        self.calls: list[ResolvedCall] = []
+        self.dangling: list[tuple[str, str, int]] = []
+        self.methods_by_name: dict[str, list[str]] = defaultdict(list)
+        for sid, scope in self.r.scopes.items():
+            if scope.kind in ("function", "method") and scope.definition is not None:
+                self.methods_by_name[scope.definition.name].append(sid)
+
+    # ------------------------------------------------------------ call sites
+
+    def run(self) -> LinkedGraph:
+        sites = [
+            (path, site)
+            for path in sorted(self.facts)
+            for site in self.facts[path].calls
+        ]
+        results: dict[int, tuple[list[Target], str]] = {}
+        revisit: list[int] = []
+        for i, (path, site) in enumerate(sites):
+            self.r.touched_param = False
+            results[i] = self._resolve_site(path, site)
+            if self.r.touched_param:
+                revisit.append(i)
+            self._record_flow(path, site, results[i][0])
+        if revisit:
+            # arguments flow into parameters: a second pass sees what the first one found
+            self.r._memo.clear()
+            self.r._wrappers.clear()
+            for i in revisit:
+                path, site = sites[i]
+                results[i] = self._resolve_site(path, site)
+        for i, (path, site) in enumerate(sites):
+            self._emit(path, site, *results[i])
+        self._class_edges()
+        self._fixture_edges()
+        return LinkedGraph(
+            symbols=tuple(s for p in sorted(self.facts) for s in symbols_of(p, self.facts[p])),
+            edges=self.edges.edges(),
+            unresolved=tuple(sorted((k, v) for k, v in self.unresolved.items() if v)),
+            calls=tuple(self.calls),
+            dangling=tuple(sorted(set(self.dangling))),
+        )
+
+    def _resolve_site(self, path: str, site: CallSite) -> tuple[list[Target], str]:
+        """Targets of one site and a status: ok, external, unknown or dangling."""
+        scope = symbol_id(path, site.scope)
+        if site.callee is None:
+            return [], "unknown" if site.kind == "call" else "external"
+        vals = self.r.resolve(site.callee, scope)
+        if vals is None:
+            return [], "dangling"
+        if site.kind == "attribute":
+            targets = [Target(v[1], inf, True) for v, inf in vals.items() if v[0] == "R"]
+            return targets, "ok"
+        targets = list(self.r.targets(vals))
+        if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
+                                                    "abs", "format", "reversed", "bytes", "int",
+                                                    "float", "round", "dir", "sorted", "list",
+                                                    "tuple", "set"):
+            targets.extend(self.r.builtin_dunders(site, scope))
+        if targets:
+            return targets, "ok"
+        if any(v[0] in ("X", "B", "L", "G", "M") for v in vals):
+            return [], "external"
+        return [], "unknown"
+
+    def _record_flow(self, path: str, site: CallSite, targets: list[Target]) -> None:
+        scope = symbol_id(path, site.scope)
+        for t in targets:
+            callee = self.r.scopes.get(t.id)
+            if callee is None or callee.definition is None or callee.definition.signature is None:
+                continue
+            params = callee.definition.signature.params
+            offset = 1 if t.bound else 0
+            for i, arg in enumerate(site.args):
+                j = i + offset
+                if arg is not None and j < len(params) and params[j].kind in ("positional", "positional_only"):
+                    self.r.param_flow[(t.id, params[j].name)].append((arg, scope))
+            for name, arg in site.kwargs:
+                if arg is not None:
+                    self.r.param_flow[(t.id, name)].append((arg, scope))
+
+    def _emit(self, path: str, site: CallSite, targets: list[Target], status: str) -> None:
+        caller = symbol_id(path, site.scope)
+        if site.kind == "call" and site.callee and status == "dangling":
+            self.dangling.append((caller, site.callee, site.line))
+        for t in targets:
+            conf: Confidence = "inferred" if t.inferred else "resolved"
+            self.edges.add(caller, t.id, "calls", conf, site.line)
+            if site.kind == "call":
+                self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound))
+        if targets or site.kind != "call" or status == "external":
+            return
+        match = self._name_match(site.callee)
+        if match:
+            self.edges.add(caller, match, "calls", "name_match", site.line)
+        elif status == "dangling" or self._could_be_repo_code(site.callee):
+            self.unresolved[caller] += 1
+
+    def _last_name(self, callee: str | None) -> str | None:
+        if not callee:
+            return None
+        _base, ops = parse_expr(callee)
+        attrs = [op[1:] for op in ops if op.startswith(".")]
+        return attrs[-1] if attrs else None
+
+    def _name_match(self, callee: str | None) -> str | None:
+        """A method name unique in the repository and specific enough to trust."""
+        name = self._last_name(callee)
+        if name is None or name in COMMON_METHODS or name.startswith("__") or len(name) < 4:
+            return None
+        candidates = self.methods_by_name.get(name, [])
+        return candidates[0] if len(candidates) == 1 else None
+
+    def _could_be_repo_code(self, callee: str | None) -> bool:
+        if callee is None:
+            return True
+        name = self._last_name(callee)
+        if name is None:  # a bare name that is bound but whose value is unknown
+            return True
+        return name in self.methods_by_name
+
+    # --------------------------------------------------------------- classes
+
+    def _class_edges(self) -> None:
+        for sid, scope in self.r.scopes.items():
+            if scope.kind != "class":
+                continue
+            for base in self.r.class_bases(sid):
+                if base[0] == "S" and self.r.scopes[base[1]].kind == "class":
+                    self.edges.add(sid, base[1], "inherits", "resolved", 0)
+            self._override_edges(sid)
+
+    def _override_edges(self, class_id: str) -> None:
+        scope = self.r.scopes[class_id]
+        mro = self.r.mro(class_id)[1:]
+        for name, sources in scope.names.items():
+            methods = [s.id for s in sources if isinstance(s, Defn) and self.r.scopes[s.id].kind == "method"]
+            if not methods:
+                continue
+            for base in mro:
+                if base.startswith("X:"):
+                    break
+                base_scope = self.r.scopes[base]
+                hit = [
+                    s.id for s in base_scope.names.get(name, [])
+                    if isinstance(s, Defn) and self.r.scopes[s.id].kind == "method"
+                ]
+                if hit:
+                    self.edges.add(methods[0], hit[0], "overrides", "resolved", 0)
+                    break
+
+    # -------------------------------------------------------------- fixtures
+
+    def _fixture_edges(self) -> None:
+        fixtures = self._fixtures()
+        if not fixtures:
+            return
+        for sid, scope in self.r.scopes.items():
+            d = scope.definition
+            if d is None or d.signature is None or (not is_test_file(scope.path) and basename(scope.path) != "conftest.py"):
+                continue
+            for p in d.signature.params:
+                target = self._visible_fixture(fixtures, scope.path, p.name, sid)
+                if target:
+                    self.edges.add(sid, target, "uses_fixture", "resolved", d.start_line)
+
+    def _fixtures(self) -> dict[str, dict[str, str]]:
+        """fixture name -> {defining file -> fixture id}."""
+        out: dict[str, dict[str, str]] = defaultdict(dict)
+        for sid, scope in self.r.scopes.items():
+            d = scope.definition
+            if d is None or d.kind not in ("function", "method"):
+                continue
+            if any(x.split("(")[0].rsplit(".", 1)[-1] == "fixture" for x in d.decorators):
+                out[d.name].setdefault(scope.path, sid)
+        return out
+
+    def _visible_fixture(self, fixtures: dict[str, dict[str, str]], path: str, name: str, user: str) -> str | None:
+        defs = fixtures.get(name)
+        if not defs:
+            return None
+        if path in defs and defs[path] != user:
+            return defs[path]
+        directory = dirname(path)
+        while True:
+            conftest = f"{directory}/conftest.py" if directory else "conftest.py"
+            if conftest in defs and defs[conftest] != user:
+                return defs[conftest]
+            if not directory:
+                return None
+            directory = dirname(directory)
+
+
+def link(facts: Mapping[str, FileFacts]) -> LinkedGraph:
+    """Resolve every call site of a revision into a graph (deterministic)."""
+    return _Linker(facts).run()

@@ -1,0 +1,98 @@
+"""Where each Python file lives in the import namespace of a revision.
+
+A file is importable under the dotted name relative to the top of its package
+chain (``src/pkg/mod.py`` with ``src/`` not a package is ``pkg.mod``), and, as a
+namespace package, under its full path from the repository root. Both names are
+registered; a name claimed by several files stays ambiguous rather than being
+given to the first.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from posixpath import dirname
+
+
+def _dotted(parts: list[str]) -> str:
+    return ".".join(parts)
+
+
+def _module_parts(path: str) -> list[str]:
+    stem = path[: -len(".pyi")] if path.endswith(".pyi") else path[: -len(".py")]
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return parts
+
+
+@dataclass
+class ModuleIndex:
+    """Dotted module names <-> repository paths for one revision."""
+
+    by_name: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    name_of: dict[str, str] = field(default_factory=dict)  # path -> canonical name
+    package_of: dict[str, str] = field(default_factory=dict)  # path -> package for relative imports
+
+    @classmethod
+    def build(cls, paths: Iterable[str]) -> ModuleIndex:
+        paths = sorted(paths)
+        packages = {dirname(p) for p in paths if p.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")}
+        index = cls()
+        for path in paths:
+            index._register(path, packages)
+        return index
+
+    def _register(self, path: str, packages: set[str]) -> None:
+        parts = _module_parts(path)
+        directory = dirname(path)
+        depth = 0  # how many trailing directories are packages
+        d = directory
+        while d and d in packages:
+            depth += 1
+            d = dirname(d)
+        is_init = path.rsplit("/", 1)[-1].startswith("__init__.")
+        keep = depth + (0 if is_init else 1)
+        canonical = _dotted(parts[len(parts) - keep :]) if keep else _dotted(parts)
+        if not canonical:
+            return
+        names = {canonical, _dotted(parts)}
+        for name in names:
+            if path not in self.by_name[name]:
+                self.by_name[name].append(path)
+        self.name_of[path] = canonical
+        if is_init:
+            self.package_of[path] = canonical
+        else:
+            self.package_of[path] = canonical.rpartition(".")[0]
+
+    def paths(self, name: str, near: str | None = None) -> list[str]:
+        """Files for a dotted name; with several, those sharing the importer's root first.
+
+        Only the ones sharing the importer's top directory are returned when such
+        exist, because two top-level ``utils.py`` in unrelated roots are not
+        alternatives for one import.
+        """
+        found = self.by_name.get(name, [])
+        if len(found) <= 1 or near is None:
+            return list(found)
+        top = near.split("/", 1)[0] if "/" in near else ""
+        same_root = [p for p in found if (p.split("/", 1)[0] if "/" in p else "") == top]
+        return same_root or list(found)
+
+    def is_module(self, name: str) -> bool:
+        return name in self.by_name
+
+    def absolute(self, path: str, module: str, level: int) -> str | None:
+        """Resolve a relative import of ``module`` at ``level`` from ``path``."""
+        if level == 0:
+            return module
+        package = self.package_of.get(path, "")
+        parts = package.split(".") if package else []
+        if level - 1 > len(parts):
+            return None
+        base = parts[: len(parts) - (level - 1)]
+        if module:
+            base = [*base, *module.split(".")]
+        return ".".join(base)

@@ -1,0 +1,664 @@
+"""Name resolution for Python: which symbol each call site reaches.
+
+This module is long on purpose: it is the one place where Python's scoping,
+import and attribute rules live (the design keeps name resolution in one place
+so a wrong edge has one place to be fixed).
+
+Values are small tuples, so they can be set members and memo keys:
+
+- ``("S", id)``        a function, method or class object defined in the repository
+- ``("I", class_id)``  an instance of an in-repository class
+- ``("M", name)``      an in-repository module
+- ``("X", dotted)``    something outside the repository (stdlib, third party)
+- ``("B", name)``      a builtin
+- ``("L",)``           a lambda
+- ``("G", func_id)``   the iterator a generator function returns
+- ``("P", class_id)``  ``super()`` inside a method of that class
+
+Resolution results map each value to ``True`` when it was inferred (through an
+assignment, annotation, return value or argument flow) and ``False`` when it
+follows from definitions and imports alone.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from impactbot.link.modules import ModuleIndex
+from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, symbol_id
+
+Value = tuple[str, ...]
+Values = dict[Value, bool]
+
+BUILTINS = frozenset(dir(builtins))
+# Decorators that do not wrap the function in new code of the repository.
+TRANSPARENT_DECORATORS = frozenset(
+    {
+        "property", "staticmethod", "classmethod", "abstractmethod", "cache", "lru_cache",
+        "cached_property", "wraps", "overload", "override", "final", "dataclass",
+        "total_ordering", "contextmanager", "asynccontextmanager", "singledispatch",
+        "fixture", "setter", "getter", "deleter", "abstractproperty", "runtime_checkable",
+    }
+)
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
+# Builtins whose call runs a protocol method of their first argument.
+BUILTIN_DUNDERS: dict[str, tuple[str, ...]] = {
+    "len": ("__len__",), "str": ("__str__",), "repr": ("__repr__",), "iter": ("__iter__",),
+    "next": ("__next__",), "hash": ("__hash__",), "abs": ("__abs__",), "format": ("__format__",),
+    "reversed": ("__reversed__",), "bytes": ("__bytes__",), "int": ("__int__",),
+    "float": ("__float__",), "round": ("__round__",), "dir": ("__dir__",),
+    "sorted": ("__iter__",), "list": ("__iter__",), "tuple": ("__iter__",), "set": ("__iter__",),
+}
+# Method names so common that a unique name in the repository still says nothing.
+COMMON_METHODS = frozenset(
+    {
+        "get", "set", "save", "load", "run", "update", "delete", "add", "remove", "close",
+        "open", "read", "write", "start", "stop", "send", "process", "handle", "execute",
+        "call", "apply", "clear", "copy", "items", "keys", "values", "append", "extend",
+        "pop", "insert", "index", "count", "join", "split", "format", "render", "validate",
+        "clean", "reset", "init", "setup", "teardown", "main", "create", "build", "parse",
+        "check", "test", "match", "find", "filter", "map", "sort", "encode", "decode",
+        "next", "flush", "wait", "put", "push", "emit", "log", "info", "debug",
+        "warning", "error", "exception", "critical", "fetch", "connect", "commit",
+        "rollback", "query", "first", "last", "all", "exists", "result", "dispatch", "name",
+        "to_dict", "from_dict", "serialize", "deserialize", "dumps", "loads", "dump",
+    }
+)
+
+
+# ----------------------------------------------------------------- expressions
+
+
+def parse_expr(expr: str) -> tuple[str, tuple[str, ...]]:
+    """``a.b().c[]`` -> ("a", (".b", "()", ".c", "[]"))."""
+    ops: list[str] = []
+    base_end = len(expr)
+    for i, ch in enumerate(expr):
+        if ch in ".([":
+            base_end = i
+            break
+    base = expr[:base_end]
+    i = base_end
+    n = len(expr)
+    while i < n:
+        ch = expr[i]
+        if ch == ".":
+            j = i + 1
+            while j < n and expr[j] not in ".([":
+                j += 1
+            ops.append(expr[i:j])
+            i = j
+        elif ch == "(":
+            ops.append("()")
+            i += 2
+        elif ch == "[":
+            ops.append("[]")
+            i += 2
+        else:  # malformed; stop rather than guess
+            break
+    return base, tuple(ops)
+
+
+# ---------------------------------------------------------------------- scopes
+
+
+@dataclass
+class Scope:
+    """A module, class or function and the names bound directly in it."""
+
+    id: str
+    path: str
+    kind: str
+    parent: str | None  # enclosing scope id
+    definition: Definition | None
+    names: dict[str, list[object]] = field(default_factory=lambda: defaultdict(list))
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
+    params: dict[str, int] = field(default_factory=dict)  # name -> position
+    owner_class: str | None = None  # for methods: the class id
+    first_param: str | None = None
+    method_kind: str = "function"  # function | method | classmethod | staticmethod | property
+
+    @property
+    def decorators(self) -> tuple[str, ...]:
+        return self.definition.decorators if self.definition else ()
+
+
+@dataclass(frozen=True)
+class Param:
+    scope: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Defn:
+    id: str
+
+
+def _decorator_name(expr: str) -> str:
+    base = expr[:-2] if expr.endswith("()") else expr
+    return base.rsplit(".", 1)[-1]
+
+
+def _method_kind(d: Definition) -> str:
+    names = {_decorator_name(x) for x in d.decorators}
+    if "staticmethod" in names:
+        return "staticmethod"
+    if "classmethod" in names:
+        return "classmethod"
+    if names & PROPERTY_DECORATORS or any(x.endswith((".setter", ".getter", ".deleter")) for x in d.decorators):
+        return "property"
+    return "method"
+
+
+# -------------------------------------------------------------------- resolver
+
+
+@dataclass(frozen=True)
+class Target:
+    id: str
+    inferred: bool
+    bound: bool
+
+
+class Resolver:
+    """Resolves the expressions of one revision's Python files."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        self.facts = facts
+        self.modules = ModuleIndex.build(facts)
+        self.scopes: dict[str, Scope] = {}
+        self.inst_attrs: dict[str, dict[str, list[tuple[Binding, str]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self.by_name: dict[str, list[str]] = defaultdict(list)  # def name -> ids
+        self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
+        self._memo: dict[tuple[str, str], tuple[Values | None, bool]] = {}
+        self._wrappers: dict[str, list[str]] = {}
+        self._active: set[tuple[str, str]] = set()
+        self._mro: dict[str, tuple[str, ...]] = {}
+        self.touched_param = False
+        for path in sorted(facts):
+            self._index_file(path, facts[path])
+
+    # ------------------------------------------------------------- indexing
+
+    def _index_file(self, path: str, facts: FileFacts) -> None:
+        for d in facts.definitions:
+            self._add_scope(path, d)
+        for b in facts.bindings:
+            self._add_binding(path, b)
+        for imp in facts.imports:
+            scope = self.scopes.get(symbol_id(path, imp.scope))
+            if scope is not None and imp.name != "*":
+                scope.names[imp.bound_name].append(imp)
+            elif scope is not None:
+                scope.names["*"].append(imp)
+
+    def _add_scope(self, path: str, d: Definition) -> None:
+        sid = symbol_id(path, d.qualname)
+        if sid in self.scopes:
+            return
+        parent = symbol_id(path, d.parent) if d.qualname else None
+        scope = Scope(sid, path, d.kind, parent, d)
+        self.scopes[sid] = scope
+        if d.qualname:
+            self.by_name[d.name].append(sid)
+            parent_scope = self.scopes.get(parent) if parent else None
+            if parent_scope is not None:
+                parent_scope.names[d.name].append(Defn(sid))
+        if d.signature is not None:
+            for i, p in enumerate(d.signature.params):
+                scope.params[p.name] = i
+            if d.kind == "method":
+                scope.owner_class = parent
+                scope.method_kind = _method_kind(d)
+                if d.signature.params and scope.method_kind != "staticmethod":
+                    scope.first_param = d.signature.params[0].name
+
+    def _add_binding(self, path: str, b: Binding) -> None:
+        sid = symbol_id(path, b.scope)
+        scope = self.scopes.get(sid)
+        if scope is None:
+            return
+        if b.kind == "global":
+            scope.globals.add(b.target)
+            return
+        if b.kind == "nonlocal":
+            scope.nonlocals.add(b.target)
+            return
+        target = b.target
+        if "." in target:
+            head, _, attr = target.partition(".")
+            if scope.owner_class and head == scope.first_param and "." not in attr:
+                self.inst_attrs[scope.owner_class][attr].append((b, sid))
+            return
+        scope.names[target].append(b)
+
+    # -------------------------------------------------------------- classes
+
+    def class_bases(self, class_id: str) -> list[Value]:
+        scope = self.scopes[class_id]
+        assert scope.definition is not None
+        out: list[Value] = []
+        for base in scope.definition.bases:
+            vals = self.resolve(base, scope.parent or class_id) or {}
+            out.extend(v for v in vals if v[0] in ("S", "X"))
+        return out
+
+    def mro(self, class_id: str) -> tuple[str, ...]:
+        """C3 linearisation over in-repository classes; ``X:`` marks an outside base."""
+        if class_id in self._mro:
+            return self._mro[class_id]
+        self._mro[class_id] = (class_id,)  # guards against cyclic bases
+        seqs: list[list[str]] = []
+        for base in self.class_bases(class_id):
+            if base[0] == "S" and self.scopes[base[1]].kind == "class":
+                seqs.append(list(self.mro(base[1])))
+            elif base[0] == "X" and base[1] not in ("builtins.object", "object"):
+                seqs.append(["X:" + base[1]])
+        seqs.append([s[0] for s in seqs])
+        result = [class_id, *_c3_merge(seqs)]
+        self._mro[class_id] = tuple(result)
+        return self._mro[class_id]
+
+    def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
+        """Look ``attr`` up along the MRO; returns (values, owning class) or None."""
+        for cls in self.mro(class_id)[start:]:
+            if cls.startswith("X:"):
+                return {("X", cls[2:] + "." + attr): False}, None
+            scope = self.scopes[cls]
+            if attr in scope.names:
+                return self._resolve_sources(scope.names[attr], scope), cls
+            if attr in self.inst_attrs.get(cls, {}):
+                vals: Values = {}
+                for binding, where in self.inst_attrs[cls][attr]:
+                    _merge(vals, self.resolve(binding.value, where) if binding.value else {}, True)
+                return vals, cls
+        return None
+
+    # ---------------------------------------------------------------- names
+
+    def resolve(self, expr: str | None, scope_id: str) -> Values | None:
+        """Values an expression may have in a scope; None when a name is undefined."""
+        if expr is None:
+            return {}
+        key = (expr, scope_id)
+        hit = self._memo.get(key)
+        if hit is not None:
+            self.touched_param |= hit[1]
+            return hit[0]
+        if key in self._active:
+            return {}
+        outer = self.touched_param
+        self.touched_param = False
+        self._active.add(key)
+        try:
+            result = self._resolve_uncached(expr, scope_id)
+        finally:
+            self._active.discard(key)
+        touched = self.touched_param
+        self._memo[key] = (result, touched)
+        self.touched_param = outer or touched
+        return result
+
+    def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
+        if expr == "<lambda>":
+            return {("L",): False}
+        if expr.startswith('"'):
+            inner = expr.strip('"')
+            return self.resolve(inner, scope_id) if inner else {}
+        base, ops = parse_expr(expr)
+        if ops and ops[0] == "[]":
+            vals = self.lookup(base + "[]", scope_id)
+            if vals is None:
+                vals = self._elements(self.lookup(base, scope_id) or {})
+            ops = ops[1:]
+        else:
+            vals = self.lookup(base, scope_id)
+        if vals is None:
+            return None
+        for i, op in enumerate(ops):
+            if op == "()":
+                vals = self.call_results(vals, scope_id)
+            elif op == "[]":
+                vals = self._elements(vals)
+            else:
+                attr = op[1:]
+                nxt = ops[i + 1] if i + 1 < len(ops) else None
+                vals = self._members(vals, attr, elements=nxt == "[]")
+            if not vals:
+                return vals
+        return vals
+
+    def lookup(self, name: str, scope_id: str) -> Values | None:
+        """Python's LEGB lookup of ``name`` starting in ``scope_id``."""
+        scope = self.scopes.get(scope_id)
+        first = True
+        while scope is not None:
+            if name in scope.globals:
+                scope = self._module_scope(scope)
+                continue
+            visible = first or scope.kind != "class"
+            if visible and name not in scope.nonlocals:
+                found = self._lookup_here(name, scope)
+                if found is not None:
+                    return found
+            first = False
+            scope = self.scopes.get(scope.parent) if scope.parent else None
+        base = name[:-2] if name.endswith("[]") else name
+        if base in BUILTINS and not name.endswith("[]"):
+            return {("B", name): False}
+        return None
+
+    def _module_scope(self, scope: Scope) -> Scope | None:
+        return self.scopes.get(scope.path)
+
+    def _lookup_here(self, name: str, scope: Scope) -> Values | None:
+        if name in scope.names:
+            vals = self._resolve_sources(scope.names[name], scope)
+        elif name in scope.params:
+            vals = {}
+        else:
+            if scope.kind == "module" and "*" in scope.names and not name.endswith("[]"):
+                return self._star_lookup(name, scope)
+            return None
+        if name in scope.params:
+            _merge(vals, self._param_values(scope, name), True)
+        return vals
+
+    def _star_lookup(self, name: str, scope: Scope) -> Values | None:
+        for imp in scope.names["*"]:
+            assert isinstance(imp, Import)
+            target = self.modules.absolute(scope.path, imp.module, imp.level)
+            if target is None:
+                continue
+            if not self.modules.is_module(target):
+                continue
+            for path in self.modules.paths(target, scope.path):
+                mod_scope = self.scopes.get(path)
+                all_names = self.facts[path].all_names
+                if mod_scope is None or name.startswith("_"):
+                    continue
+                if all_names is not None and name not in all_names:
+                    continue
+                found = self._lookup_here(name, mod_scope)
+                if found is not None:
+                    return found
+        if any(
+            not self.modules.is_module(self.modules.absolute(scope.path, i.module, i.level) or "")
+            for i in scope.names["*"]
+            if isinstance(i, Import)
+        ):
+            return {("X", "*." + name): False}
+        return None
+
+    def _param_values(self, scope: Scope, name: str) -> Values:
+        vals: Values = {}
+        if name == scope.first_param and scope.owner_class:
+            kind = "S" if scope.method_kind == "classmethod" else "I"
+            vals[(kind, scope.owner_class)] = False
+            return vals
+        self.touched_param = True
+        for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
+            _merge(vals, self.resolve(arg, caller_scope) or {}, True)
+        return vals
+
+    def _resolve_sources(self, sources: list[object], scope: Scope) -> Values:
+        vals: Values = {}
+        for src in sources:
+            if isinstance(src, Defn):
+                vals[("S", src.id)] = False
+            elif isinstance(src, Import):
+                _merge(vals, self.import_value(src, scope.path), False)
+            elif isinstance(src, Binding):
+                _merge(vals, self.resolve(src.value, scope.id) or {}, True)
+        return vals
+
+    def import_value(self, imp: Import, path: str) -> Values:
+        target = self.modules.absolute(path, imp.module, imp.level)
+        if target is None:
+            return {}
+        if imp.name is None:
+            # `import a.b` binds `a`; `import a.b as c` binds a.b
+            name = target if imp.alias else target.split(".", 1)[0]
+            return self._module_value(name, path)
+        full = f"{target}.{imp.name}" if target else imp.name
+        if self.modules.is_module(full):
+            return self._module_value(full, path)
+        if not self.modules.is_module(target):
+            return {("X", full): False}
+        vals: Values = {}
+        for mod_path in self.modules.paths(target, path):
+            scope = self.scopes.get(mod_path)
+            if scope is None:
+                continue
+            found = self._lookup_here(imp.name, scope)
+            if found:
+                _merge(vals, found, False)
+        return vals
+
+    def _module_value(self, name: str, near: str) -> Values:
+        if self.modules.is_module(name):
+            return {("M", name): False}
+        return {("X", name): False}
+
+    # ---------------------------------------------------------- attributes
+
+    def _members(self, vals: Values, attr: str, elements: bool = False) -> Values:
+        out: Values = {}
+        for val, inferred in vals.items():
+            found = self.member(val, attr)
+            if elements:
+                extra = self.member(val, attr + "[]")
+                if extra:
+                    found = {**(found or {}), **extra}
+            if found:
+                _merge(out, found, inferred)
+        return out
+
+    def member(self, val: Value, attr: str) -> Values | None:
+        kind = val[0]
+        if kind == "M":
+            return self._module_member(val[1], attr)
+        if kind == "X":
+            return {("X", f"{val[1]}.{attr}"): False}
+        if kind == "B":
+            return {("X", f"builtins.{val[1]}.{attr}"): False}
+        if kind in ("S", "I"):
+            scope = self.scopes[val[1]]
+            if scope.kind != "class":
+                return {}
+            hit = self.class_member(val[1], attr)
+            # a class may get attributes at run time (setattr, other objects): unknown, not missing
+            return self._bind(hit[0], kind == "I") if hit else {}
+        if kind == "P":
+            hit = self.class_member(val[1], attr, start=1)
+            return self._bind(hit[0], True) if hit else {}
+        if kind == "R":
+            return self._members(self.returns(val[1]), attr)
+        if kind == "G":
+            return {("X", f"generator.{attr}"): False}
+        return {}
+
+    def _bind(self, vals: Values, instance: bool) -> Values:
+        """Attribute values read through an instance or class; marks bound methods."""
+        out: Values = {}
+        for val, inferred in vals.items():
+            if val[0] == "S" and self.scopes[val[1]].method_kind == "property" and instance:
+                out[("R", val[1])] = inferred  # a property read: the getter runs
+            elif val[0] == "S" and self.scopes[val[1]].kind == "method" and instance:
+                out[("BM", val[1])] = inferred
+            else:
+                out[val] = inferred
+        return out
+
+    def _module_member(self, module: str, attr: str) -> Values | None:
+        sub = f"{module}.{attr}"
+        vals: Values = {}
+        found_any = False
+        for path in self.modules.paths(module):
+            scope = self.scopes.get(path)
+            if scope is None:
+                continue
+            found = self._lookup_here(attr, scope)
+            if found is not None:
+                found_any = True
+                _merge(vals, found, False)
+        if self.modules.is_module(sub):
+            vals[("M", sub)] = False
+            found_any = True
+        return vals if found_any else None
+
+    def _elements(self, vals: Values) -> Values:
+        out: Values = {}
+        for val, _inferred in vals.items():
+            if val[0] == "G":
+                _merge(out, self._scope_target(val[1], "<return>[]"), True)
+            elif val[0] == "X":
+                out[("X", val[1] + "[]")] = False
+        return out
+
+    def _scope_target(self, scope_id: str, target: str) -> Values:
+        scope = self.scopes.get(scope_id)
+        if scope is None or target not in scope.names:
+            return {}
+        return self._resolve_sources(scope.names[target], scope)
+
+    # ---------------------------------------------------------------- calls
+
+    def targets(self, vals: Values) -> Iterator[Target]:
+        """The code that runs when a value with these possibilities is called."""
+        for val, inferred in vals.items():
+            yield from self._targets_of(val, inferred)
+
+    def _targets_of(self, val: Value, inferred: bool) -> Iterator[Target]:
+        kind = val[0]
+        if kind == "R":  # calling what a property returns: the getter runs first
+            yield Target(val[1], inferred, True)
+            for ret, inf in self.returns(val[1]).items():
+                yield from self._targets_of(ret, True)
+            return
+        if kind in ("S", "BM"):
+            scope = self.scopes[val[1]]
+            if scope.kind == "class":
+                yield Target(val[1], inferred, False)
+                for dunder in ("__new__", "__init__"):
+                    yield from self._dunder_targets(val[1], dunder, inferred)
+                return
+            bound = kind in ("BM", "R") or scope.method_kind == "classmethod"
+            yield Target(val[1], inferred, bound)
+            for wrapper in self.wrappers(val[1]):
+                yield Target(wrapper, True, False)
+        elif kind == "I":
+            yield from self._dunder_targets(val[1], "__call__", inferred)
+
+    def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
+        hit = self.class_member(class_id, dunder)
+        if hit is None:
+            return
+        for v, inf in hit[0].items():
+            if v[0] == "S" and self.scopes[v[1]].kind != "class":
+                yield Target(v[1], inferred or inf, True)
+
+    def call_results(self, vals: Values, scope_id: str) -> Values:
+        out: Values = {}
+        for val, inferred in vals.items():
+            kind = val[0]
+            if kind == "X":
+                out[("X", val[1] + "()")] = False
+            elif kind == "B":
+                _merge(out, self._builtin_result(val[1], scope_id), inferred)
+            elif kind in ("S", "BM") and self.scopes[val[1]].kind == "class":
+                out[("I", val[1])] = inferred
+            elif kind in ("S", "BM"):
+                _merge(out, self.returns(val[1]), True)
+            elif kind == "I":
+                for t in self._dunder_targets(val[1], "__call__", inferred):
+                    _merge(out, self.returns(t.id), True)
+            elif kind == "R":
+                _merge(out, self.call_results(self.returns(val[1]), scope_id), True)
+        return out
+
+    def returns(self, func_id: str) -> Values:
+        scope = self.scopes.get(func_id)
+        if scope is None:
+            return {}
+        out = dict(self._scope_target(func_id, "<return>"))
+        if "<return>[]" in scope.names:
+            out[("G", func_id)] = True
+        for wrapper in self.wrappers(func_id):
+            _merge(out, self._scope_target(wrapper, "<return>"), True)
+        return out
+
+    def _builtin_result(self, name: str, scope_id: str) -> Values:
+        if name == "super":
+            scope = self.scopes.get(scope_id)
+            while scope is not None and scope.owner_class is None:
+                scope = self.scopes.get(scope.parent) if scope.parent else None
+            if scope is not None and scope.owner_class:
+                return {("P", scope.owner_class): False}
+            return {}
+        return {("X", f"builtins.{name}()"): False}
+
+    def wrappers(self, func_id: str) -> list[str]:
+        """Functions a decorator put in place of ``func_id`` (they run on each call)."""
+        cached = self._wrappers.get(func_id)
+        if cached is not None:
+            return cached
+        self._wrappers[func_id] = []  # a decorator that decorates itself must not recurse
+        scope = self.scopes.get(func_id)
+        if scope is None or not scope.decorators:
+            return []
+        out: list[str] = []
+        for deco in scope.decorators:
+            if _decorator_name(deco) in TRANSPARENT_DECORATORS:
+                continue
+            where = scope.parent or scope.path
+            for val in self.resolve(deco, where) or {}:
+                if val[0] != "S" or self.scopes[val[1]].kind == "class":
+                    continue
+                for ret in self._scope_target(val[1], "<return>"):
+                    if ret[0] == "S" and ret[1] != func_id and self.scopes[ret[1]].kind != "class":
+                        out.append(ret[1])
+        self._wrappers[func_id] = out
+        return out
+
+    def builtin_dunders(self, site: CallSite, scope_id: str) -> Iterator[Target]:
+        """``len(x)`` runs ``type(x).__len__``: targets for in-repository classes."""
+        assert site.callee is not None
+        dunders = BUILTIN_DUNDERS.get(site.callee, ())
+        if not dunders or not site.args:
+            return
+        for val, inferred in (self.resolve(site.args[0], scope_id) or {}).items():
+            if val[0] == "I":
+                for dunder in dunders:
+                    yield from self._dunder_targets(val[1], dunder, True)
+
+
+def _merge(into: Values, new: Values | None, inferred: bool) -> None:
+    if not new:
+        return
+    for val, inf in new.items():
+        flag = inf or inferred
+        if val not in into or (into[val] and not flag):
+            into[val] = flag
+
+
+def _c3_merge(seqs: list[list[str]]) -> list[str]:
+    seqs = [list(s) for s in seqs if s]
+    out: list[str] = []
+    while seqs:
+        for seq in seqs:
+            head = seq[0]
+            if not any(head in s[1:] for s in seqs):
+                break
+        else:  # inconsistent hierarchy: Python would refuse it; fall back to depth-first
+            head = seqs[0][0]
+        out.append(head)
+        seqs = [[x for x in s if x != head] for s in seqs]
+        seqs = [s for s in seqs if s]
+    return out

@@ -1,0 +1,395 @@
+"""The plain data that flows between the stages of impactbot.
+
+Every type here is a frozen dataclass of hashable parts (tuples, strings, ints),
+so a value can be cached, compared in a test and passed to another process.
+The order of the sections follows the flow in the design: git, extract, link,
+diff, impact, rank, report.
+
+Expressions in facts use a small string syntax (``expr``) so that the extractor
+stays path- and repository-independent and the linker does all name resolution:
+
+- ``foo``            a name
+- ``a.b.c``          attribute access
+- ``f()``            the result of calling ``f``; ``a.b().c`` and ``f()()`` chain
+- ``x[]``            an element of ``x`` (subscript, iteration, unpacking)
+- ``"text"``         a string literal (used for string annotations and ``__all__``)
+
+An expression the syntax cannot express (a lambda, a literal, an arithmetic
+result, ...) is ``None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+# --------------------------------------------------------------------------- git
+
+FileStatus = Literal["added", "deleted", "modified", "renamed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """One side of the comparison: a commit, or the working tree on top of HEAD.
+
+    ``files`` maps every repository-relative posix path to its blob id (40 hex).
+    For the working tree the ids are computed from the file contents without
+    writing anything into the repository.
+    """
+
+    ref: str
+    commit: str
+    files: tuple[tuple[str, str], ...]
+    worktree: bool = False
+
+    def blob_of(self, path: str) -> str | None:
+        return dict(self.files).get(path)
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """A file whose content or path differs between base and head."""
+
+    path: str
+    old_path: str | None
+    status: FileStatus
+    old_blob: str | None
+    new_blob: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSet:
+    """What ``impactbot diff RANGE`` compares: merge base against head."""
+
+    base: Revision
+    head: Revision
+    files: tuple[FileChange, ...]
+
+
+# ------------------------------------------------------------------------ extract
+
+SymbolKind = Literal["module", "class", "function", "method"]
+ParamKind = Literal[
+    "positional_only", "positional", "var_positional", "keyword_only", "var_keyword"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    kind: ParamKind
+    has_default: bool
+    annotation: str | None = None  # source text, whitespace-normalised
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    params: tuple[Param, ...]
+    returns: str | None = None  # return annotation source text
+
+    def text(self) -> str:
+        """Render like Python source: ``(a, /, b=…, *args, c, **kw) -> int``."""
+        parts: list[str] = []
+        seen_kwonly_marker = False
+        for i, p in enumerate(self.params):
+            if p.kind == "keyword_only" and not seen_kwonly_marker:
+                if not any(q.kind == "var_positional" for q in self.params):
+                    parts.append("*")
+                seen_kwonly_marker = True
+            prefix = {"var_positional": "*", "var_keyword": "**"}.get(p.kind, "")
+            text = prefix + p.name
+            if p.annotation:
+                text += f": {p.annotation}"
+            if p.has_default:
+                text += "=…"
+            parts.append(text)
+            nxt = self.params[i + 1] if i + 1 < len(self.params) else None
+            if p.kind == "positional_only" and (nxt is None or nxt.kind != "positional_only"):
+                parts.append("/")
+        out = "(" + ", ".join(parts) + ")"
+        return out + (f" -> {self.returns}" if self.returns else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A module, class, function or method defined in one file.
+
+    ``qualname`` joins the nesting with ``::`` (``Cart::total``); it is ``""``
+    for the module itself. ``fingerprint`` hashes the symbol's own code with
+    comments, formatting and nested definitions left out, so that two
+    definitions with equal fingerprints behave the same.
+    """
+
+    qualname: str
+    kind: SymbolKind
+    start_line: int
+    end_line: int
+    fingerprint: str
+    signature: Signature | None = None  # functions and methods only
+    decorators: tuple[str, ...] = ()  # expr of each decorator, outermost first
+    bases: tuple[str, ...] = ()  # expr of each class base
+    is_async: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rsplit("::", 1)[-1]
+
+    @property
+    def parent(self) -> str:
+        return self.qualname.rsplit("::", 1)[0] if "::" in self.qualname else ""
+
+
+CallKind = Literal["call", "decorator", "operator", "attribute"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """One place where code in ``scope`` may run other code.
+
+    ``kind`` is ``call`` for ``f(...)``, ``decorator`` for ``@d`` applied to a
+    definition, ``operator`` for protocol methods implied by syntax (``a + b``
+    gives callee ``a.__add__``, ``with x`` gives ``x.__enter__``), and
+    ``attribute`` for an attribute read that is not called (it is a call only
+    when it resolves to a property). Calls in dead code are not emitted.
+    """
+
+    scope: str
+    callee: str | None
+    line: int
+    kind: CallKind = "call"
+    positional: int = 0
+    keywords: tuple[str, ...] = ()
+    star: bool = False  # f(*args)
+    starstar: bool = False  # f(**kwargs)
+    args: tuple[str | None, ...] = ()  # expr of each positional argument
+    kwargs: tuple[tuple[str, str | None], ...] = ()  # (keyword, expr)
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """``import a.b as c`` -> module "a.b", name None, alias "c", level 0.
+
+    ``from ..x import y as z`` -> module "x", name "y", alias "z", level 2.
+    ``from . import y`` -> module "", name "y", level 1. Star: name "*".
+    ``type_only`` marks imports under ``if TYPE_CHECKING:``.
+    """
+
+    scope: str
+    module: str
+    name: str | None
+    alias: str | None
+    level: int
+    line: int
+    type_only: bool = False
+
+    @property
+    def bound_name(self) -> str:
+        """The local name the import binds (``import a.b`` binds ``a``)."""
+        if self.alias:
+            return self.alias
+        if self.name is not None:
+            return self.name
+        return self.module.split(".", 1)[0]
+
+
+BindingKind = Literal["assign", "annotation", "return", "global", "nonlocal", "for", "with", "except"]
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A name bound in ``scope``; the linker uses bindings to infer types.
+
+    ``target`` is a name (``x``), an attribute of the first parameter
+    (``self.repo``), an element (``handlers[]``) or ``<return>`` for a return
+    value. ``value`` is an expr: for an annotation ``x: Repo`` the value is
+    ``Repo()`` (an instance), for ``x = make()`` it is ``make()``.
+    """
+
+    scope: str
+    target: str
+    value: str | None
+    line: int
+    kind: BindingKind = "assign"
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """Everything impactbot needs from one blob; depends only on its bytes."""
+
+    language: str
+    definitions: tuple[Definition, ...]
+    calls: tuple[CallSite, ...]
+    imports: tuple[Import, ...]
+    bindings: tuple[Binding, ...] = ()
+    all_names: tuple[str, ...] | None = None  # __all__, when statically known
+    error: str | None = None  # set when the blob could not be parsed cleanly
+
+    def definition(self, qualname: str) -> Definition | None:
+        for d in self.definitions:
+            if d.qualname == qualname:
+                return d
+        return None
+
+
+# --------------------------------------------------------------------------- link
+
+EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture"]
+Confidence = Literal["resolved", "inferred", "name_match"]
+CONFIDENCE_ORDER: dict[str, int] = {"resolved": 0, "inferred": 1, "name_match": 2}
+
+
+def symbol_id(path: str, qualname: str) -> str:
+    """``pkg/a.py`` + ``Cart::total`` -> ``pkg/a.py::Cart::total``."""
+    return f"{path}::{qualname}" if qualname else path
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A definition placed at a path: a node of the graph."""
+
+    id: str
+    path: str
+    qualname: str
+    kind: SymbolKind
+    line: int
+    end_line: int
+    fingerprint: str
+    language: str
+    signature: Signature | None = None
+    is_test: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """``source`` depends on ``target`` (a CALLS edge points caller -> callee)."""
+
+    source: str
+    target: str
+    kind: EdgeKind
+    confidence: Confidence
+    lines: tuple[int, ...] = ()  # call-site lines in the source's file
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedCall:
+    """A call site matched to its target, kept for signature checks."""
+
+    caller: str
+    target: str
+    line: int
+    site: CallSite
+    bound: bool  # the call passes the receiver implicitly (obj.method())
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedGraph:
+    """The linked graph of one revision, in a form that can be cached."""
+
+    symbols: tuple[Symbol, ...]
+    edges: tuple[Edge, ...]
+    unresolved: tuple[tuple[str, int], ...]  # (symbol id, unresolved call count)
+    calls: tuple[ResolvedCall, ...] = ()
+    dangling: tuple[tuple[str, str, int], ...] = ()  # (caller id, callee expr, line)
+
+
+# --------------------------------------------------------------------------- diff
+
+ChangeKind = Literal["added", "modified", "removed", "renamed"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedSymbol:
+    symbol: Symbol  # head symbol; base symbol for "removed"
+    change: ChangeKind
+    signature_changed: bool = False
+    old_id: str | None = None  # for "renamed": the id in base
+    old_signature: Signature | None = None
+
+
+# ------------------------------------------------------------------------- impact
+
+
+@dataclass(frozen=True, slots=True)
+class Impacted:
+    symbol: Symbol
+    depth: int
+    paths: tuple[tuple[str, ...], ...]  # each from this symbol down to a changed one
+    confidence: Confidence = "resolved"  # weakest edge on the best path
+
+
+@dataclass(frozen=True, slots=True)
+class Hub:
+    id: str
+    callers: int
+
+
+@dataclass(frozen=True, slots=True)
+class Breaking:
+    target: str
+    caller: str
+    file: str
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """The outcome of the reverse walk from the changed set."""
+
+    impacted: tuple[Impacted, ...]
+    tests: tuple[str, ...]
+    hubs: tuple[Hub, ...]
+    depth_limit_hit: bool
+    breaking: tuple[Breaking, ...]
+    unresolved_calls: int
+
+
+# --------------------------------------------------------------------------- rank
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    impacted: Impacted
+    score: float
+
+
+# ------------------------------------------------------------------------- report
+
+SCHEMA = "impactbot/impact-report@1"
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    path: str
+    reason: Literal["parse-error", "binary", "too-large", "excluded"]
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    files_parsed: int
+    files_cached: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The one object every output renders (json, markdown, text)."""
+
+    base: Revision
+    head: Revision
+    changed: tuple[ChangedSymbol, ...]
+    impacted: tuple[Ranked, ...]
+    tests: tuple[str, ...]
+    breaking: tuple[Breaking, ...]
+    hubs: tuple[Hub, ...]
+    depth_limit_hit: bool
+    omitted: int
+    unresolved_calls: int
+    stats: Stats
+    status: Literal["complete", "partial"] = "complete"
+    partial_reason: str | None = None
+    run_all_tests: str | None = None  # reason, when any test may be affected
+    skipped: tuple[SkippedFile, ...] = ()
+    ranking: Literal["structural", "semantic"] = "structural"
+    notes: tuple[str, ...] = field(default=())

@@ -1,0 +1,277 @@
+"""The flow of one analysis: a list of stage calls.
+
+``analyse`` takes the adapters it needs (repository, cache, embedder) as
+arguments; only ``cli`` constructs them. Everything between reading blobs and
+returning the report is a pure stage function.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from posixpath import basename
+from typing import Protocol
+
+from impactbot.cache import Cache
+from impactbot.config import Settings
+from impactbot.diff import changed_symbols
+from impactbot.extract import EXTRACTOR_VERSION, extract, language_for
+from impactbot.impact import SymbolGraph, walk
+from impactbot.link import LINK_VERSION, link
+from impactbot.model import (
+    ChangedSymbol,
+    ChangeSet,
+    FileFacts,
+    Impacted,
+    LinkedGraph,
+    Report,
+    Revision,
+    SkippedFile,
+    Stats,
+    Symbol,
+)
+from impactbot.rank import rank, similarities
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 2_000_000  # generated or vendored blobs; parsing them says nothing
+
+
+class BlobReader(Protocol):
+    def read_blob(self, oid: str) -> bytes: ...
+
+
+class Embedder(Protocol):
+    """Vectors for code snippets keyed by fingerprint (see impactbot.embed)."""
+
+    failed: str | None
+
+    def vectors(self, texts: Mapping[str, Callable[[], str]]) -> dict[str, list[float]] | None: ...
+
+
+# ----------------------------------------------------------------- facts
+
+
+@dataclass
+class FactStore:
+    """Facts of blobs, from the cache or freshly extracted; counts both."""
+
+    repo: BlobReader
+    cache: Cache
+    deadline: float | None = None
+    parsed: int = 0
+    cached: int = 0
+    skipped: dict[str, SkippedFile] = field(default_factory=dict)
+    out_of_time: bool = False
+    _memo: dict[str, FileFacts] = field(default_factory=dict)
+    progress: Callable[[int, int], None] | None = None
+
+    def facts_of(self, files: Mapping[str, str]) -> dict[str, FileFacts]:
+        """path -> blob id  =>  path -> facts (files that cannot be read are skipped)."""
+        wanted = {oid for oid in files.values() if oid not in self._memo}
+        self._load_cached(wanted)
+        missing = sorted(wanted - self._memo.keys())
+        self._extract(missing, files)
+        return {p: self._memo[oid] for p, oid in sorted(files.items()) if oid in self._memo}
+
+    def _load_cached(self, oids: set[str]) -> None:
+        keys = [(oid, "python", EXTRACTOR_VERSION) for oid in sorted(oids)]
+        for key, facts in self.cache.get_facts(keys).items():
+            self._memo[key[0]] = facts
+            self.cached += 1
+
+    def _extract(self, oids: list[str], files: Mapping[str, str]) -> None:
+        paths = {oid: p for p, oid in files.items()}
+        fresh: dict[tuple[str, str, str], FileFacts] = {}
+        for i, oid in enumerate(oids):
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.out_of_time = True
+                break
+            facts = self._extract_one(oid, paths[oid])
+            if facts is not None:
+                self._memo[oid] = facts
+                fresh[(oid, "python", EXTRACTOR_VERSION)] = facts
+            if self.progress:
+                self.progress(i + 1, len(oids))
+        self.parsed += len(fresh)
+        if fresh:
+            self.cache.put_facts(fresh)
+
+    def _extract_one(self, oid: str, path: str) -> FileFacts | None:
+        data = self.repo.read_blob(oid)
+        if len(data) > MAX_FILE_BYTES:
+            self.skipped[path] = SkippedFile(path, "too-large", f"{len(data)} bytes")
+            return None
+        if b"\0" in data[:8000]:
+            self.skipped[path] = SkippedFile(path, "binary")
+            return None
+        facts = extract(data, "python")
+        if facts.error:
+            self.skipped[path] = SkippedFile(path, "parse-error", facts.error)
+        return facts
+
+
+# ----------------------------------------------------------------- graphs
+
+
+def analysed_files(revision: Revision, settings: Settings) -> dict[str, str]:
+    """The files of a revision that impactbot reads: supported, included, not excluded."""
+    out = {}
+    for path, oid in revision.files:
+        if language_for(path) != "python":
+            continue
+        if settings.include and not any(fnmatch.fnmatch(path, g) for g in settings.include):
+            continue
+        if any(fnmatch.fnmatch(path, g) for g in settings.exclude):
+            continue
+        out[path] = oid
+    return out
+
+
+def graph_key(revision: Revision, settings: Settings) -> str | None:
+    if revision.worktree:
+        return None
+    h = hashlib.sha1(repr((settings.include, settings.exclude)).encode()).hexdigest()[:12]
+    return f"{revision.commit}:{EXTRACTOR_VERSION}:{LINK_VERSION}:{h}"
+
+
+def revision_graph(revision: Revision, settings: Settings, store: FactStore) -> LinkedGraph:
+    """The linked graph of a revision, from the cache when it was linked before."""
+    key = graph_key(revision, settings)
+    if key is not None:
+        cached = store.cache.get_graph(key)
+        if cached is not None:
+            return cached
+    graph = link(store.facts_of(analysed_files(revision, settings)))
+    if key is not None and not store.out_of_time:
+        store.cache.put_graph(key, graph)
+    return graph
+
+
+class LazyFacts(Mapping[str, FileFacts]):
+    """Facts of head files, read only when a stage asks for one."""
+
+    def __init__(self, files: Mapping[str, str], store: FactStore) -> None:
+        self._files = files
+        self._store = store
+
+    def __getitem__(self, path: str) -> FileFacts:
+        facts = self._store.facts_of({path: self._files[path]})
+        return facts[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+
+# ----------------------------------------------------------------- report
+
+RUN_ALL_FILES = (
+    "conftest.py", "pytest.ini", "tox.ini", "setup.cfg", "noxfile.py", "pyproject.toml",
+    "requirements*.txt", "*.lock", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock",
+    "setup.py", "constraints*.txt",
+)
+
+
+def run_all_reason(changes: ChangeSet) -> str | None:
+    """Changes the call graph cannot follow into tests (configuration, fixtures, lock files)."""
+    for f in changes.files:
+        for path in filter(None, (f.path, f.old_path)):
+            name = basename(path)
+            if any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
+                return f"{path} changed: it can affect any test"
+    return None
+
+
+def analyse(
+    changes: ChangeSet,
+    settings: Settings,
+    *,
+    repo: BlobReader,
+    cache: Cache,
+    embedder: Embedder | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
+    """Analyse a change set: the whole flow from blobs to the report."""
+    started = time.monotonic()
+    deadline = started + settings.time_budget if settings.time_budget else None
+    store = FactStore(repo, cache, deadline=deadline, progress=progress)
+    base_graph = revision_graph(changes.base, settings, store)
+    head_graph = revision_graph(changes.head, settings, store)
+    changed = changed_symbols(_analysed_changes(changes, settings), base_graph, head_graph)
+    head = SymbolGraph(head_graph)
+    impact = walk(
+        head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
+        head_facts=LazyFacts(analysed_files(changes.head, settings), store),
+    )
+    similarity = _similarity(changed, impact.impacted, embedder, repo, changes.head) if embedder else None
+    ranked = rank(impact.impacted, similarity=similarity)
+    shown = ranked[: settings.max_impacted]
+    partial = (
+        f"the time budget of {settings.time_budget:g}s ran out before every file was read"
+        if store.out_of_time else None
+    )
+    return Report(
+        base=changes.base, head=changes.head, changed=changed, impacted=shown,
+        tests=impact.tests, breaking=impact.breaking, hubs=impact.hubs,
+        depth_limit_hit=impact.depth_limit_hit, omitted=len(ranked) - len(shown),
+        unresolved_calls=impact.unresolved_calls,
+        stats=Stats(store.parsed, store.cached, round(time.monotonic() - started, 3)),
+        status="partial" if partial else "complete", partial_reason=partial,
+        run_all_tests=run_all_reason(changes), skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
+        ranking="semantic" if similarity is not None else "structural",
+        notes=(embedder.failed,) if embedder is not None and embedder.failed else (),
+    )
+
+
+def _analysed_changes(changes: ChangeSet, settings: Settings) -> ChangeSet:
+    head = analysed_files(changes.head, settings)
+    base = analysed_files(changes.base, settings)
+    files = tuple(f for f in changes.files if f.path in head or (f.old_path or f.path) in base)
+    return ChangeSet(changes.base, changes.head, files)
+
+
+def _similarity(changed: Sequence[ChangedSymbol], impacted: Sequence[Impacted], embedder: Embedder,
+                repo: BlobReader, head: Revision) -> dict[str, float] | None:
+    """Embed only what is ranked: the changed symbols and the impacted ones."""
+    if not impacted:
+        return None
+    files = dict(head.files)
+    lines: dict[str, list[str]] = {}
+
+    def snippet(sym: Symbol) -> str:
+        if sym.path not in lines:
+            lines[sym.path] = repo.read_blob(files[sym.path]).decode("utf-8", "replace").splitlines()
+        code = "\n".join(lines[sym.path][sym.line - 1 : sym.end_line])
+        # structure folded into prose, never a bare line of names (see design: embedding input)
+        return f"The {sym.kind} {sym.qualname or sym.path} in {sym.path}:\n{code}"
+
+    symbols = [c.symbol for c in changed if c.change != "removed"] + [i.symbol for i in impacted]
+    texts = {s.fingerprint: (lambda s=s: snippet(s)) for s in symbols if s.path in files}
+    vectors = embedder.vectors(texts)
+    if vectors is None:
+        return None
+    return similarities(impacted, [c.symbol for c in changed if c.change != "removed"], vectors)
+
+
+def build_graph(revision: Revision, settings: Settings, *, repo: BlobReader, cache: Cache) -> LinkedGraph:
+    """The linked graph of one revision (``impactbot graph``)."""
+    return revision_graph(revision, settings, FactStore(repo, cache))
+
+
+def graph_json(root: Path, rev: str = "HEAD") -> dict[str, object]:
+    """The ``impactbot/graph@1`` document of a revision of the repository at ``root``."""
+    from impactbot.git import GitRepository
+    from impactbot.report import graph_to_json
+
+    repo = GitRepository.discover(root)
+    revision = repo.revision(rev)
+    graph = build_graph(revision, Settings(), repo=repo, cache=Cache.open(None))
+    return graph_to_json(graph, revision.commit)

@@ -1,0 +1,13 @@
+def persist(record):
+    return f"saved {record}"
+
+
+save = store = persist
+
+
+def commit(record):
+    save(record)
+    return store(record)
+
+
+print(commit("r1"))

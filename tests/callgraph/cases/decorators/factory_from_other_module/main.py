@@ -1,0 +1,3 @@
+from app.net import fetch
+
+print(fetch("/health"))

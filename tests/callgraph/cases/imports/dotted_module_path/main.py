@@ -1,0 +1,3 @@
+import services.billing.invoices
+
+print(services.billing.invoices.issue(42))

@@ -1,0 +1,2 @@
+def issue(number):
+    return f"INV-{number:05d}"

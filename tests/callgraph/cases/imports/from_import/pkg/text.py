@@ -1,0 +1,6 @@
+def slugify(title):
+    return "-".join(title.lower().split())
+
+
+def permalink(title):
+    return "/" + slugify(title)

@@ -1,0 +1,4 @@
+from .core import Engine
+from .plugins import load_plugins as load
+
+__all__ = ["Engine", "load"]

@@ -1,0 +1,6 @@
+class Engine:
+    def __init__(self, name):
+        self.name = name
+
+    def start(self):
+        return f"{self.name} started"

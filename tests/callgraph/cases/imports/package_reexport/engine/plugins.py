@@ -1,0 +1,2 @@
+def load_plugins(names):
+    return [n.upper() for n in names]

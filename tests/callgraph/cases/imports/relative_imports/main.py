@@ -1,0 +1,3 @@
+from shop.orders.checkout import checkout
+
+print(checkout(50))

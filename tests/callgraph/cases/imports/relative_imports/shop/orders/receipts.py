@@ -1,0 +1,2 @@
+def render(total):
+    return f"TOTAL {total:.2f}"

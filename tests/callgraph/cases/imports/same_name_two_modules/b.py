@@ -1,0 +1,6 @@
+def run():
+    return "b"
+
+
+def start():
+    return run()

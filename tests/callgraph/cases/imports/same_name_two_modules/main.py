@@ -1,0 +1,4 @@
+import b
+from a import run
+
+print(run(), b.start())

@@ -1,0 +1,7 @@
+def helper(text):
+    return f"local {text}"
+
+
+from tools.strings import *
+
+print(shout("hi"), helper("x"))

@@ -1,0 +1,9 @@
+__all__ = ["shout"]
+
+
+def shout(text):
+    return text.upper() + "!"
+
+
+def helper(text):
+    return text.strip()

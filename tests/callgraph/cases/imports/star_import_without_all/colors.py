@@ -1,0 +1,6 @@
+def red(text):
+    return f"[red]{text}[/red]"
+
+
+def _reset():
+    return "[/]"

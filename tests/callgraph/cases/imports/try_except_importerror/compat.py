@@ -1,0 +1,4 @@
+try:
+    from ujson import dumps
+except ImportError:
+    from fallback_json import dumps

@@ -1,0 +1,5 @@
+import json
+
+
+def dumps(data):
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,3 @@
+from compat import dumps
+
+print(dumps({"a": 1}))

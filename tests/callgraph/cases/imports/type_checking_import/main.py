@@ -1,0 +1,4 @@
+from models import User
+from views import greeting
+
+print(greeting(User("ann")))

@@ -1,0 +1,3 @@
+from factories import make_button
+
+print(make_button("ok").click())

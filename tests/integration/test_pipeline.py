@@ -1,0 +1,266 @@
+"""`impactbot diff` end to end: real repositories, real parsing, real cache, the CLI entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from helpers.gitrepo import RepoBuilder
+
+from impactbot.cli import main
+from impactbot.report import schema
+
+UTIL = """\
+def helper(x):
+    return x + 1
+
+
+def unrelated():
+    return 0
+"""
+
+A = """\
+from pkg.util import helper
+
+
+def a(v):
+    return helper(v) * 2
+"""
+
+B = """\
+from pkg import a as amod
+
+
+def b():
+    return amod.a(1)
+"""
+
+TEST_B = """\
+from pkg.b import b
+
+
+def test_b():
+    assert b() == 4
+"""
+
+
+def diff(repo: Path, *args: str, cache: Path | None = None, expect: int = 0) -> dict[str, Any]:
+    out = repo.parent / "report.json"
+    argv = ["diff", *args, "-C", str(repo), "--format", "json", "-o", str(out), "--no-semantic", "-q"]
+    argv += ["--cache-dir", str(cache)] if cache else ["--no-cache"]
+    assert main(argv) == expect
+    report = json.loads(out.read_text())
+    jsonschema.validate(report, schema("impact-report"))
+    return report
+
+
+def changed(report: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["change"] for c in report["changed"]}
+
+
+def impacted(report: dict[str, Any]) -> dict[str, int]:
+    return {i["id"]: i["depth"] for i in report["impacted"]}
+
+
+@pytest.fixture
+def shop(repo: RepoBuilder) -> RepoBuilder:
+    """
+        * main   pkg/util.helper <- pkg/a.a <- pkg/b.b <- tests/test_b.test_b
+    """
+    repo.commit({"pkg/__init__.py": "", "pkg/util.py": UTIL, "pkg/a.py": A, "pkg/b.py": B,
+                 "tests/test_b.py": TEST_B}, "base")
+    repo.branch("feature")
+    repo.checkout("feature")
+    return repo
+
+
+def test_modified_function_reaches_callers_through_imports_and_aliases(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    report = diff(shop.path, "main..feature")
+    assert changed(report) == {"pkg/util.py::helper": "modified"}
+    assert impacted(report) == {"pkg/a.py::a": 1, "pkg/b.py::b": 2, "tests/test_b.py::test_b": 3}
+    by_id = {i["id"]: i for i in report["impacted"]}
+    assert by_id["tests/test_b.py::test_b"]["paths"] == [
+        ["tests/test_b.py::test_b", "pkg/b.py::b", "pkg/a.py::a", "pkg/util.py::helper"]
+    ]
+    assert by_id["tests/test_b.py::test_b"]["is_test"] is True
+    assert report["tests"] == ["tests/test_b.py::test_b"]
+    assert report["changed"][0]["signature_changed"] is False
+
+
+def test_every_range_form_uses_the_merge_base(shop: RepoBuilder) -> None:
+    feature = shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    shop.checkout("main")
+    shop.commit({"pkg/a.py": A.replace("* 2", "* 3")}, "main moves on")
+    expected = {"pkg/util.py::helper": "modified"}  # main's own change is not the branch's
+    for form in ("main..feature", "main...feature", f"main..{feature[:10]}"):
+        assert changed(diff(shop.path, form)) == expected, form
+    shop.checkout("feature")
+    assert changed(diff(shop.path, "main")) == expected
+    assert changed(diff(shop.path, "main..")) == expected
+
+
+def test_working_tree_mode_sees_uncommitted_and_untracked_files(shop: RepoBuilder) -> None:
+    shop.write({"pkg/util.py": UTIL.replace("x + 1", "x + 3"), "pkg/new.py": "def fresh():\n    return 1\n"})
+    report = diff(shop.path)
+    assert changed(report) == {
+        "pkg/util.py::helper": "modified",
+        "pkg/new.py": "added",
+        "pkg/new.py::fresh": "added",
+    }
+    assert report["head"]["worktree"] is True
+
+
+def test_added_removed_and_renamed_symbols(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("def unrelated():\n    return 0\n", "def brand_new():\n    return 5\n")})
+    report = diff(shop.path, "main..feature")
+    assert changed(report) == {"pkg/util.py::brand_new": "added", "pkg/util.py::unrelated": "removed"}
+
+
+def test_moved_file_reports_renamed_symbols_with_old_ids(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": None, "pkg/tools.py": UTIL, "pkg/a.py": A.replace("pkg.util", "pkg.tools")})
+    report = diff(shop.path, "main..feature")
+    renamed = {c["id"]: c.get("old_id") for c in report["changed"] if c["change"] == "renamed"}
+    assert renamed == {
+        "pkg/tools.py": "pkg/util.py",
+        "pkg/tools.py::helper": "pkg/util.py::helper",
+        "pkg/tools.py::unrelated": "pkg/util.py::unrelated",
+    }
+
+
+def test_reformatting_is_not_a_change(shop: RepoBuilder) -> None:
+    reformatted = UTIL.replace("def helper(x):\n    return x + 1", "def helper(  x ):\n    # add one\n    return (x+1)")
+    shop.commit({"pkg/util.py": reformatted})
+    report = diff(shop.path, "main..feature")
+    assert report["changed"] == []
+    assert report["impacted"] == []
+
+
+def test_signature_change_is_flagged_and_breaks_callers(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("def helper(x):", "def helper(x, scale):")})
+    report = diff(shop.path, "main..feature")
+    assert report["changed"][0]["signature_changed"] is True
+    assert [(b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/a.py::a", 5, "missing required argument 'scale'")
+    ]
+
+
+def test_removed_function_keeps_its_callers_impacted(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("def helper(x):\n    return x + 1\n\n\n", "")})
+    report = diff(shop.path, "main..feature")
+    assert changed(report) == {"pkg/util.py::helper": "removed"}
+    assert impacted(report)["pkg/a.py::a"] == 1
+    assert report["breaking"][0]["caller"] == "pkg/a.py::a"
+    assert "removed" in report["breaking"][0]["reason"]
+    assert report["tests"] == ["tests/test_b.py::test_b"]
+
+
+def test_methods_and_relative_imports(repo: RepoBuilder) -> None:
+    repo.commit({
+        "app/__init__.py": "",
+        "app/store.py": "class Store:\n    def save(self, x):\n        return x\n\n    def save_all(self, xs):\n"
+                        "        return [self.save(x) for x in xs]\n",
+        "app/service.py": "from .store import Store\n\n\ndef persist(x):\n    s = Store()\n    return s.save_all([x])\n",
+    })
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"app/store.py": "class Store:\n    def save(self, x):\n        return [x]\n\n    def save_all(self, xs):\n"
+                                 "        return [self.save(x) for x in xs]\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report) == {"app/store.py::Store::save": "modified"}
+    assert impacted(report) == {"app/store.py::Store::save_all": 1, "app/service.py::persist": 2}
+
+
+def test_depth_limit_bounds_the_list_but_not_the_tests(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    report = diff(shop.path, "main..feature", "--depth", "1")
+    assert impacted(report) == {"pkg/a.py::a": 1}
+    assert report["truncated"]["depth_limit_hit"] is True
+    assert report["tests"] == ["tests/test_b.py::test_b"]
+
+
+def test_hub_cap_reports_the_hub_without_expanding_it(repo: RepoBuilder) -> None:
+    callers = "".join(f"def c{i}():\n    return hub()\n\n\n" for i in range(6))
+    repo.commit({"m.py": "def hub():\n    return 1\n\n\n" + callers,
+                 "test_m.py": "from m import c0\n\n\ndef test_c0():\n    assert c0() == 1\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"m.py": "def hub():\n    return 2\n\n\n" + callers})
+    report = diff(repo.path, "main..feature", "--hub-cap", "5")
+    assert report["truncated"]["hubs"] == [{"id": "m.py::hub", "callers": 6}]
+    assert report["impacted"] == []
+    assert report["tests"] == ["test_m.py::test_c0"]  # the tests walk goes through hubs
+
+
+def test_second_run_is_served_from_the_cache(shop: RepoBuilder, tmp_path: Path) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    cache = tmp_path / "cache"
+    first = diff(shop.path, "main..feature", cache=cache)
+    assert first["stats"]["files_parsed"] > 0
+    second = diff(shop.path, "main..feature", cache=cache)
+    assert second["stats"]["files_parsed"] == 0
+    assert {k: v for k, v in second.items() if k != "stats"} == {k: v for k, v in first.items() if k != "stats"}
+    shop.commit({"pkg/a.py": A.replace("* 2", "* 5")})
+    third = diff(shop.path, "main..feature", cache=cache)
+    assert third["stats"]["files_parsed"] == 1
+
+
+def test_changed_test_is_in_tests(shop: RepoBuilder) -> None:
+    shop.commit({"tests/test_b.py": TEST_B.replace("== 4", "== 5")})
+    report = diff(shop.path, "main..feature")
+    assert report["tests"] == ["tests/test_b.py::test_b"]
+
+
+def test_conftest_change_asks_for_all_tests(shop: RepoBuilder) -> None:
+    shop.commit({"tests/conftest.py": "import pytest\n"})
+    report = diff(shop.path, "main..feature")
+    assert report["run_all_tests"] == {"reason": "tests/conftest.py changed: it can affect any test"}
+
+
+def test_configuration_in_pyproject_is_read_and_flags_win(shop: RepoBuilder) -> None:
+    shop.commit({"pyproject.toml": "[tool.impactbot]\ndepth = 1\n", "pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    assert impacted(diff(shop.path, "main..feature")) == {"pkg/a.py::a": 1}
+    assert len(impacted(diff(shop.path, "main..feature", "--depth", "3"))) == 3
+
+
+def test_exclude_glob_leaves_files_out(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    report = diff(shop.path, "main..feature", "--exclude", "tests/*")
+    assert "tests/test_b.py::test_b" not in impacted(report)
+    assert report["tests"] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["diff", "nope..HEAD"], "Could not find revision 'nope'"),
+        (["diff", "--depth", "0"], "--depth"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(shop: RepoBuilder, capsys: pytest.CaptureFixture[str],
+                                          argv: list[str], message: str) -> None:
+    assert main([*argv, "-C", str(shop.path), "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_not_a_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "-C", str(tmp_path), "--no-cache"]) == 2
+    assert "not inside a git repository" in capsys.readouterr().err
+
+
+def test_help_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "--help"]) == 0
+    text = capsys.readouterr().out
+    for option in ("--format", "--output", "--cache-dir", "--no-semantic", "--depth", "--hub-cap",
+                   "--include", "--exclude", "--tests", "--time-budget", "--github-comment", "--fail-on"):
+        assert option in text
+    assert main(["--help"]) == 0
+    top = capsys.readouterr().out
+    for command in ("diff", "graph", "tests", "cache"):
+        assert command in top
