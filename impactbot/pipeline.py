@@ -20,7 +20,8 @@ from typing import Protocol
 from impactbot.cache import Cache
 from impactbot.config import Settings
 from impactbot.diff import changed_symbols
-from impactbot.extract import EXTRACTOR_VERSION, extract, language_for
+from impactbot.extract import EXTRACTOR_VERSION, language_for
+from impactbot.extract.pool import extract_all
 from impactbot.impact import SymbolGraph, walk
 from impactbot.link import LINK_VERSION, link
 from impactbot.model import (
@@ -88,32 +89,32 @@ class FactStore:
     def _extract(self, oids: list[str], files: Mapping[str, str]) -> None:
         paths = {oid: p for p, oid in files.items()}
         fresh: dict[tuple[str, str, str], FileFacts] = {}
-        for i, oid in enumerate(oids):
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                self.out_of_time = True
-                break
-            facts = self._extract_one(oid, paths[oid])
-            if facts is not None:
-                self._memo[oid] = facts
-                fresh[(oid, "python", EXTRACTOR_VERSION)] = facts
+        results = extract_all(self._readable(oids, paths), len(oids), "python")
+        for done, (oid, facts) in enumerate(results, start=1):
+            if facts.error:
+                self.skipped[paths[oid]] = SkippedFile(paths[oid], "parse-error", facts.error)
+            self._memo[oid] = facts
+            fresh[(oid, "python", EXTRACTOR_VERSION)] = facts
             if self.progress:
-                self.progress(i + 1, len(oids))
+                self.progress(done, len(oids))
         self.parsed += len(fresh)
         if fresh:
             self.cache.put_facts(fresh)
 
-    def _extract_one(self, oid: str, path: str) -> FileFacts | None:
-        data = self.repo.read_blob(oid)
-        if len(data) > MAX_FILE_BYTES:
-            self.skipped[path] = SkippedFile(path, "too-large", f"{len(data)} bytes")
-            return None
-        if b"\0" in data[:8000]:
-            self.skipped[path] = SkippedFile(path, "binary")
-            return None
-        facts = extract(data, "python")
-        if facts.error:
-            self.skipped[path] = SkippedFile(path, "parse-error", facts.error)
-        return facts
+    def _readable(self, oids: list[str], paths: Mapping[str, str]) -> Iterator[tuple[str, bytes]]:
+        """Blob bytes to extract; stops early when the time budget runs out."""
+        for oid in oids:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.out_of_time = True
+                return
+            data = self.repo.read_blob(oid)
+            path = paths[oid]
+            if len(data) > MAX_FILE_BYTES:
+                self.skipped[path] = SkippedFile(path, "too-large", f"{len(data)} bytes")
+            elif b"\0" in data[:8000]:
+                self.skipped[path] = SkippedFile(path, "binary")
+            else:
+                yield oid, data
 
 
 # ----------------------------------------------------------------- graphs

@@ -14,9 +14,10 @@ meaning beyond their tokens:
   contents stay unescaped, so their whitespace is normalised like code;
 - a one-element tuple keeps a marker, because there the trailing comma matters.
 
-Then, per definition: whitespace goes except between two word characters,
-``;`` goes (statement markers already separate statements), and a comma before
-a closing bracket goes.
+Then whitespace goes except between two word characters, ``;`` goes
+(statement markers already separate statements), and a comma before a closing
+bracket goes. That runs once over the whole file, cut at definition boundaries,
+and the pieces are then handed to their owners.
 """
 
 from __future__ import annotations
@@ -41,14 +42,16 @@ _SPACES = frozenset(b" \t\r\n\x0b\x0c;")
 # the code-level normalisation below cannot touch them.
 _IN_STRING = bytes.maketrans(b" \t\n\r\x0b\x0c,;", bytes(range(1, 9)))
 _IN_DOCSTRING = bytes.maketrans(b",;", b"\x07\x08")
-# Per base depth: code whitespace -> ' ', depth markers made relative.
+_WHITESPACE = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")
+# Per base depth: depth markers made relative to the definition's body.
 _RELATIVE = [
     bytes.maketrans(
-        b"\t\n\r\x0b\x0c" + bytes(range(_DEPTH0, _DEPTH0 + _MAX_DEPTH + 1)),
-        b"     " + bytes(_DEPTH0 + max(d - base, 0) for d in range(_MAX_DEPTH + 1)),
+        bytes(range(_DEPTH0, _DEPTH0 + _MAX_DEPTH + 1)),
+        bytes(_DEPTH0 + max(d - base, 0) for d in range(_MAX_DEPTH + 1)),
     )
     for base in range(_MAX_DEPTH + 1)
 ]
+_CUT = b"\x00"  # separates pieces of different owners while normalising
 _NEEDED_SPACE = re.compile(rb" (?<=[\w\x80-\xff] ) *(?=[\w\x80-\xff])")
 
 # A parenthesized expression directly under one of these only groups what the
@@ -91,18 +94,27 @@ class Fingerprinter:
         ``spans`` must be sorted by start; each covers a def or class from its
         first decorator to its end.
         """
-        buf = bytearray(data)
+        buf = bytearray(data.replace(_CUT, b"\x01") if _CUT in data else data)
         for node in caps.get("comment", ()):
             buf[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
         self._strings(buf, caps.get("string", []), caps.get("doc", ()))
         self._parens(buf, caps.get("paren", ()))
         self._one_element(buf, caps.get("tuple", ()), caps.get("sub", ()))
-        depths, leading = self._statements(buf, caps.get("stmt", []), caps.get("block", []))
-        parts = self._own_parts(buf, spans, depths)
+        depths, leading = self._statements(buf, caps.get("stmt", []))
+        cuts, owners, children = _pieces(spans, len(buf))
+        pieces = _normalise(_CUT.join([buf[a:b] for a, b in zip(cuts, cuts[1:])])).split(_CUT)
+        parts: list[list[bytes]] = [[] for _ in range(len(spans) + 1)]
         if leading:  # the first statement starts at byte 0: no byte to mark
-            parts[0].insert(0, bytes((_DEPTH0,)))
-        bases = [0] + [depths.get(span.start, 0) + 1 for span in spans]
-        return [_normalise(b"".join(own), base) for own, base in zip(parts, bases)]
+            parts[0].append(bytes((_DEPTH0,)))
+        for owner, piece, child in zip(owners, pieces, children):
+            own = parts[owner]
+            own.append(piece)
+            if child and owner:  # the module's text leaves definitions out entirely
+                span = spans[child - 1]
+                depth = min(depths.get(span.start, 0), _MAX_DEPTH)
+                own.append(bytes((_DEPTH0 + depth,)) + span.placeholder)
+        bases = [0] + [min(depths.get(span.start, 0) + 1, _MAX_DEPTH) for span in spans]
+        return [b"".join(own).translate(_RELATIVE[base]) for own, base in zip(parts, bases)]
 
     # ------------------------------------------------------------ in place
 
@@ -111,10 +123,10 @@ class Fingerprinter:
         strings.sort(key=_start)
         covered = -1
         for node in strings:
-            start, end = node.start_byte, node.end_byte
+            start = node.start_byte
             if start < covered:
                 continue  # a string inside an f-string replacement field
-            covered = end
+            covered = end = node.end_byte
             _mark_string(buf, start, end, start in doc_starts)
 
     def _parens(self, buf: bytearray, parens: Sequence[Node]) -> None:
@@ -141,40 +153,32 @@ class Fingerprinter:
         for node in subs:
             if node.named_child_count != 2 or node.child_count < 4:
                 continue
-            if node.child(node.child_count - 2).kind_id in self._comma:  # type: ignore[union-attr]
-                value = node.named_child(0)
-                bracket = buf.find(b"[", value.end_byte if value else node.start_byte)
+            comma = node.child(node.child_count - 2)
+            value = node.named_child(0)
+            if comma is not None and comma.kind_id in self._comma and value is not None:
+                bracket = buf.find(b"[", value.end_byte)
                 if bracket != -1:
                     buf[bracket] = _ONE_INDEX
 
-    def _statements(
-        self, buf: bytearray, stmts: list[Node], blocks: list[Node]
-    ) -> tuple[dict[int, int], bool]:
+    def _statements(self, buf: bytearray, stmts: list[Node]) -> tuple[dict[int, int], bool]:
         """Mark each statement start with its depth; return def depths by start.
 
-        The marker replaces the byte before the statement (a newline, an indent
-        or a ``;``). Definitions get no marker: their placeholder carries it.
+        A statement's depth is the number of statements around it (each block
+        belongs to exactly one compound statement). The marker replaces the
+        byte before the statement: a newline, an indent or a ``;``. Definitions
+        get no marker: their placeholder carries it.
         """
         comment, definitions = self._comment, self._definitions
-        stmts.sort(key=_start)
-        bounds = sorted((b.start_byte, b.end_byte) for b in blocks)
         open_ends: list[int] = []
         depths: dict[int, int] = {}
         leading = False
-        i, count = 0, len(bounds)
-        for node in stmts:
-            kind = node.kind_id
+        for start, end, kind in sorted([(n.start_byte, n.end_byte, n.kind_id) for n in stmts]):
             if kind == comment:
                 continue
-            start = node.start_byte
-            while i < count and bounds[i][0] <= start:
-                while open_ends and open_ends[-1] <= bounds[i][0]:
-                    open_ends.pop()
-                open_ends.append(bounds[i][1])
-                i += 1
             while open_ends and open_ends[-1] <= start:
                 open_ends.pop()
             depth = len(open_ends)
+            open_ends.append(end)
             if kind in definitions:
                 depths[start] = depth
             elif start == 0:
@@ -182,34 +186,6 @@ class Fingerprinter:
             elif buf[start - 1] in _SPACES:
                 buf[start - 1] = _DEPTH0 + min(depth, _MAX_DEPTH)
         return depths, leading
-
-    # ------------------------------------------------------------- assembly
-
-    def _own_parts(
-        self, buf: bytearray, spans: Sequence[Span], depths: dict[int, int]
-    ) -> list[list[bytes]]:
-        """Split the buffer by owner; nested spans leave a placeholder behind.
-
-        The module gets no placeholders: its fingerprint covers only top-level
-        statements that are not definitions.
-        """
-        parts: list[list[bytes]] = [[] for _ in range(len(spans) + 1)]
-        stack: list[list[int]] = [[0, len(buf), 0]]  # [owner, end, cursor]
-        for owner, span in enumerate(spans, 1):
-            while stack[-1][1] <= span.start and len(stack) > 1:
-                done = stack.pop()
-                parts[done[0]].append(bytes(buf[done[2] : done[1]]))
-            top = stack[-1]
-            parts[top[0]].append(bytes(buf[top[2] : span.start]))
-            if top[0]:
-                depth = min(depths.get(span.start, 0), _MAX_DEPTH)
-                parts[top[0]].append(bytes((_DEPTH0 + depth,)) + span.placeholder)
-            top[2] = max(top[2], span.end)
-            stack.append([owner, span.end, span.start])
-        while stack:
-            done = stack.pop()
-            parts[done[0]].append(bytes(buf[done[2] : done[1]]))
-        return parts
 
 
 def fingerprint(texts: Sequence[bytes]) -> str:
@@ -219,6 +195,33 @@ def fingerprint(texts: Sequence[bytes]) -> str:
 
 def _start(node: Node) -> int:
     return node.start_byte
+
+
+def _pieces(spans: Sequence[Span], size: int) -> tuple[list[int], list[int], list[int]]:
+    """Cut [0, size) at every span start and end.
+
+    Returns the cut points, the owner of each piece (0 is the module, i is
+    ``spans[i - 1]``) and, per piece, the span that starts right after it (0
+    for none), whose placeholder the owner gets.
+    """
+    cuts, owners, children = [0], [], []
+    stack = [(0, size)]  # (owner, end)
+    for index, span in enumerate(spans, 1):
+        while len(stack) > 1 and stack[-1][1] <= span.start:
+            owner, end = stack.pop()
+            cuts.append(end)
+            owners.append(owner)
+            children.append(0)
+        cuts.append(span.start)
+        owners.append(stack[-1][0])
+        children.append(index)
+        stack.append((index, span.end))
+    while stack:
+        owner, end = stack.pop()
+        cuts.append(end)
+        owners.append(owner)
+        children.append(0)
+    return cuts, owners, children
 
 
 def _mark_string(buf: bytearray, start: int, end: int, docstring: bool) -> None:
@@ -243,9 +246,9 @@ def _mark_string(buf: bytearray, start: int, end: int, docstring: bool) -> None:
         buf[quote + 1] = buf[quote + 2] = buf[end - 3] = buf[end - 2] = filler
 
 
-def _normalise(text: bytes, base: int) -> bytes:
+def _normalise(text: bytes) -> bytes:
     if b"\\" in text:
         text = text.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
-    text = text.translate(_RELATIVE[min(base, _MAX_DEPTH)], b";")
+    text = text.translate(_WHITESPACE, b";")
     text = _NEEDED_SPACE.sub(bytes((_WORD_SPACE,)), text).translate(None, b" ")
     return text.replace(b",)", b")").replace(b",]", b"]").replace(b",}", b"}")

@@ -38,7 +38,6 @@ QUERY_SOURCE = """
 (string) @string
 (parenthesized_expression) @paren
 (tuple) @tuple
-(block) @block
 (block (_) @stmt)
 (module (_) @stmt)
 (module . (expression_statement . (string) @doc .))

@@ -1,14 +1,15 @@
 """Facts about one Python file: definitions, call sites, imports and bindings.
 
 The file is parsed once and one tree-sitter query collects every node of
-interest in a single pass in C; each capture list then goes through one small
-handler below. Scopes are byte ranges (a definition's body), so the scope of a
-node is one bisect away, and decorators, default values and annotations, which
-sit outside the body, land in the enclosing scope just as Python evaluates them.
+interest in a single pass in C; each capture list then goes through one handler
+below. Scopes are byte ranges (definition bodies), so the scope of a node is one
+bisect away, and decorators, default values and annotations, which sit outside
+the body, land in the enclosing scope just as Python evaluates them.
 
-This module is longer than the house limit because the handlers share the
-per-file state (scopes, dead ranges, store targets) and splitting them would
-only move that state into parameters.
+Longer than the house limit on purpose: the handlers share per-file state
+(scopes, dead ranges, store targets), and the hot loops (calls, attributes,
+assignments) are written out with local variables because they run about a
+million times on a Django-sized tree.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from collections.abc import Iterable, Sequence
 
 from tree_sitter import Node, QueryCursor
 
-from impactbot.extract._pyexpr import Expressions, elements, string_body
+from impactbot.extract._pyexpr import Expressions, Values, elements, string_body
 from impactbot.extract._pyfingerprint import Fingerprinter, Span, fingerprint
 from impactbot.extract._pygrammar import Grammar, grammar
+from impactbot.extract._records import binding, call_site
 from impactbot.model import (
     Binding,
     BindingKind,
@@ -48,6 +50,10 @@ _COMPARE = {
 _CONTAINS = frozenset({"in", "not in"})
 _UNARY = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 _DEAD_CONDITIONS = frozenset({b"TYPE_CHECKING", b"False", b"0"})
+_CONTAINER_METHODS = (".append", ".add", ".extend")
+
+# (node, name, kind, annotation, default) of one parameter
+_Parameter = tuple[Node, str, ParamKind, "Node | None", "Node | None"]
 
 
 def extract_python(data: bytes) -> FileFacts:
@@ -69,6 +75,7 @@ class _Engine:
         self.identifier = g.kind("identifier")
         self.attribute = g.kind("attribute")
         self.subscript = g.kind("subscript")
+        self.call = g.kind("call")
         self.comment = g.kind("comment")
         self.argument_list = g.kind("argument_list")
         self.keyword_argument = g.kind("keyword_argument")
@@ -80,11 +87,17 @@ class _Engine:
         self.binary = g.kinds("binary_operator")
         self.unary = g.kinds("unary_operator")
         self.string = g.kinds("string")
+        self.simple_values = g.kinds(
+            "identifier", "attribute", "call", "subscript", "string", "integer", "float",
+            "true", "false", "none", "concatenated_string", "binary_operator", "unary_operator",
+            "not_operator", "comparison_operator", "await",
+        )  # fmt: skip
         self.tuple_like = g.kinds("tuple", "expression_list", "pattern_list", "tuple_pattern")
         self.targets = g.kinds(
             "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list",
             "list_splat_pattern", "list_splat", "parenthesized_expression", "as_pattern_target",
         )  # fmt: skip
+        self.assign_token = g.token_kinds("=")
         self.as_pattern = g.kinds("as_pattern")
         self.with_clause = g.kinds("with_clause")
         self.parenthesized = g.kinds("parenthesized_expression")
@@ -145,40 +158,41 @@ class _Ranges:
 class _Scopes:
     """The innermost definition body around a byte offset ("" = module)."""
 
-    __slots__ = ("_bounds", "_names")
+    __slots__ = ("bounds", "names")
 
     def __init__(self, bodies: Sequence[tuple[int, int, str]]) -> None:
-        self._bounds = [0]
-        self._names = [""]
+        # names[i] is the scope from bounds[i] up to bounds[i + 1]
+        self.bounds = [0]
+        self.names = [""]
         stack: list[tuple[str, int]] = [("", 1 << 62)]
         for start, end, name in bodies:  # sorted by start, properly nested
             self._close(stack, start)
             stack.append((name, end))
-            self._bounds.append(start)
-            self._names.append(name)
+            self.bounds.append(start)
+            self.names.append(name)
         self._close(stack, 1 << 62)
 
     def _close(self, stack: list[tuple[str, int]], upto: int) -> None:
         while len(stack) > 1 and stack[-1][1] <= upto:
             end = stack.pop()[1]
-            self._bounds.append(end)
-            self._names.append(stack[-1][0])
+            self.bounds.append(end)
+            self.names.append(stack[-1][0])
 
     def at(self, pos: int) -> str:
-        return self._names[bisect_right(self._bounds, pos) - 1]
+        return self.names[bisect_right(self.bounds, pos) - 1]
 
 
 class _Def:
     """A def or class node with what the handlers need to know about it."""
 
-    __slots__ = ("body", "decorated", "kind", "node", "qualname", "start")
+    __slots__ = ("body", "decorated", "kind", "name", "node", "qualname", "start")
 
-    def __init__(
-        self, node: Node, decorated: Node | None, qualname: str, kind: SymbolKind, body: Node | None
-    ) -> None:
+    def __init__(self, node: Node, decorated: Node | None, qualname: str, kind: SymbolKind,
+                 body: Node | None) -> None:  # fmt: skip
         self.node = node
         self.decorated = decorated
         self.qualname = qualname
+        self.name = qualname.rpartition("::")[2]
         self.kind = kind
         self.start = (decorated or node).start_byte
         self.body = body
@@ -199,13 +213,9 @@ class _FileExtraction:
             self.tree.root_node
         )
         self.defs = self._definitions()
-        self.scopes = _Scopes(
-            sorted(
-                (d.body.start_byte, d.body.end_byte, d.qualname)
-                for d in self.defs
-                if d.body is not None
-            )
-        )
+        self.scopes = _Scopes(sorted(
+            (d.body.start_byte, d.body.end_byte, d.qualname) for d in self.defs if d.body
+        ))  # fmt: skip
         self.scope_at = self.scopes.at
         self.dead = _Ranges(self._dead_spans())
         self.types = _Ranges((n.start_byte, n.end_byte) for n in self._caps("type"))
@@ -233,25 +243,27 @@ class _FileExtraction:
         self._subscripts()
         self._operators()
         definitions = self._definition_facts()
-        attributes = self._attributes()
-        sites = self.sites + [(pos, site) for pos, site in self._op_sites()] + attributes
+        sites = self.sites + self._op_sites() + self._attributes()
         sites.sort(key=_first)
         self.bindings.sort(key=_first)
         return FileFacts(
             language="python",
             definitions=definitions,
-            calls=tuple(site for _, site in sites),
+            calls=tuple([site for _, site in sites]),
             imports=self._imports(),
-            bindings=tuple(b for _, b in self.bindings),
+            bindings=tuple([b for _, b in self.bindings]),
             all_names=self._all_names(),
             error=self._error(),
         )
+
+    def _live(self, node: Node) -> bool:
+        return not (self.dead and node.start_byte in self.dead)
 
     # ------------------------------------------------------------ structure
 
     def _definitions(self) -> list[_Def]:
         e = self.e
-        f_name = e.f["name"]
+        f_name, f_body = e.f["name"], e.f["body"]
         stack: list[tuple[int, _Def]] = []
         out: list[_Def] = []
         for node in sorted(self._caps("def"), key=_start):
@@ -270,7 +282,7 @@ class _FileExtraction:
             parent = node.parent
             decorated = parent if parent is not None and parent.kind_id in e.decorated else None
             qualname = f"{outer.qualname}::{name}" if outer else name
-            d = _Def(node, decorated, qualname, kind, node.child_by_field_id(e.f["body"]))
+            d = _Def(node, decorated, qualname, kind, node.child_by_field_id(f_body))
             stack.append((node.end_byte, d))
             out.append(d)
         return out
@@ -293,15 +305,12 @@ class _FileExtraction:
             return text in _DEAD_CONDITIONS
         return kind == self.e.attribute and text.endswith(b".TYPE_CHECKING")
 
-    def _live(self, node: Node) -> bool:
-        return not (self.dead and node.start_byte in self.dead)
-
     # ------------------------------------------------------------- bindings
 
     def _bind(self, pos: int, scope: str, pairs: Iterable[tuple[str, str | None]],
               line: int, kind: BindingKind) -> None:  # fmt: skip
         self.bindings.extend(
-            (pos, Binding(scope, target, value, line, kind)) for target, value in pairs
+            [(pos, binding(scope, target, value, line, kind)) for target, value in pairs]
         )
 
     def _mark_targets(self, node: Node) -> None:
@@ -316,28 +325,44 @@ class _FileExtraction:
                 self._mark_targets(child)
 
     def _assignments(self) -> None:
-        f, x = self.e.f, self.x
+        e, x = self.e, self.x
+        f_right = e.f["right"]
+        identifier, simple, assign_token = e.identifier, e.simple_values, e.assign_token
+        expr, bounds, names, dead = x.expr, self.scopes.bounds, self.scopes.names, self.dead
+        out = self.bindings
         for node in self._caps("assign"):
-            left = node.child_by_field_id(f["left"])
+            left = node.child(0)
             if left is None:
                 continue
-            self._mark_targets(left)
-            if not self._live(node):
+            if left.kind_id != identifier:
+                self._mark_targets(left)
+            pos = node.start_byte
+            if dead and pos in dead:
                 continue
-            pos, line = node.start_byte, _line(node)
-            scope = self.scope_at(pos)
-            annotation = node.child_by_field_id(f["type"])
-            if annotation is not None:
-                self._bind(pos, scope, x.bind(left, list(x.instances(annotation))), line,
-                           "annotation")  # fmt: skip
-            value = node.child_by_field_id(f["right"])
+            scope = names[bisect_right(bounds, pos) - 1]
+            line = node.start_point.row + 1
+            second = node.child(1)
+            if second is not None and second.kind_id in assign_token:
+                value = node.child(2)
+            else:
+                self._annotated(node, left, pos, scope, line)
+                value = node.child_by_field_id(f_right)
             while value is not None and value.kind_id == node.kind_id:  # a = b = v
-                value = value.child_by_field_id(f["right"])
+                value = value.child_by_field_id(f_right)
             if value is None:
                 continue
-            self._bind(pos, scope, x.bind_value(left, value), line, "assign")
-            if scope == "" and left.text == b"__all__":
+            if left.kind_id == identifier and value.kind_id in simple:
+                out.append((pos, binding(scope, _text(left), expr(value), line, "assign")))
+            else:
+                self._bind(pos, scope, x.bind_value(left, value), line, "assign")
+            if not scope and left.text == b"__all__":
                 self.all_events.append((pos, "set", value))
+
+    def _annotated(self, node: Node, left: Node, pos: int, scope: str, line: int) -> None:
+        annotation = node.child_by_field_id(self.e.f["type"])
+        if annotation is not None:
+            pairs = self.x.bind(left, list(self.x.instances(annotation)))  # type: ignore[arg-type]
+            self._bind(pos, scope, pairs, line, "annotation")
 
     def _augmented(self) -> None:
         f, x = self.e.f, self.x
@@ -369,7 +394,8 @@ class _FileExtraction:
             self._mark_targets(left)
             if not self._live(node):
                 continue
-            is_async = node.child(0) is not None and node.child(0).kind_id in self.e.async_token  # type: ignore[union-attr]
+            first = node.child(0)
+            is_async = first is not None and first.kind_id in self.e.async_token
             self._op(node.start_byte, right, "__aiter__" if is_async else "__iter__", node)
             pairs = x.bind(left, elements(x.values(right)))
             self._bind(node.start_byte, self.scope_at(node.start_byte), pairs, _line(node), "for")
@@ -472,13 +498,15 @@ class _FileExtraction:
 
     def _calls(self) -> None:
         e = self.e
-        expr, scope_at, dead = self.x.expr, self.scope_at, self.dead
-        f_function, f_arguments = e.f["function"], e.f["arguments"]
-        attribute, argument_list = e.attribute, e.argument_list
+        expr, bounds, names, dead = self.x.expr, self.scopes.bounds, self.scopes.names, self.dead
+        attribute, argument_list, keyword_argument, comment = (
+            e.attribute, e.argument_list, e.keyword_argument, e.comment)  # fmt: skip
+        list_splat, dict_splat = e.list_splat, e.dict_splat
         attr_stores, sites = self.attr_stores, self.sites
         for node in self._caps("call"):
-            function = node.child_by_field_id(f_function)
-            if function is None:
+            function = node.child(0)
+            arguments = node.child(node.child_count - 1)
+            if function is None or arguments is None or arguments is function:
                 continue
             if function.kind_id == attribute:
                 attr_stores.add(function.end_byte)  # a method call, not an attribute read
@@ -486,56 +514,45 @@ class _FileExtraction:
             if dead and start in dead:
                 continue
             callee = expr(function)
-            arguments = node.child_by_field_id(f_arguments)
-            if arguments is None or arguments.kind_id != argument_list:
-                shape = _ArgumentShape(1 if arguments is not None else 0)
-            else:
-                shape = self._arguments(arguments)
-            scope = scope_at(start)
-            sites.append((start, CallSite(
-                scope, callee, node.start_point.row + 1, "call", shape.positional,
-                tuple(shape.keywords), shape.star, shape.starstar, tuple(shape.args),
-                tuple(shape.kwargs),
+            star = starstar = False
+            positional: list[str | None] = []
+            keywords: list[str] = []
+            kwargs: list[tuple[str, str | None]] = []
+            if arguments.kind_id != argument_list:
+                positional.append(None)  # f(x for x in y)
+            elif arguments.named_child_count:
+                for arg in arguments.named_children:
+                    kind = arg.kind_id
+                    if kind == keyword_argument:
+                        keyword = _text(arg.child(0))  # type: ignore[arg-type]
+                        value = arg.child(arg.child_count - 1)
+                        keywords.append(keyword)
+                        kwargs.append((keyword, None if value is None else expr(value)))
+                    elif kind in list_splat:
+                        star = True
+                    elif kind in dict_splat:
+                        starstar = True
+                    elif kind != comment:
+                        positional.append(expr(arg))
+            scope = names[bisect_right(bounds, start) - 1]
+            args = tuple(positional)
+            sites.append((start, call_site(
+                scope, callee, node.start_point.row + 1, "call", len(args), tuple(keywords),
+                star, starstar, args, tuple(kwargs),
             )))  # fmt: skip
-            if callee is not None and callee.endswith((".append", ".add", ".extend")):
-                self._container_call(start, scope, callee, shape, node)
+            if callee is not None and callee.endswith(_CONTAINER_METHODS):
+                self._container_call(node, scope, callee, args, keywords)
 
-    def _arguments(self, arguments: Node) -> _ArgumentShape:
-        e, expr = self.e, self.x.expr
-        shape = _ArgumentShape(0)
-        if not arguments.named_child_count:
-            return shape
-        f_name, f_value = e.f["name"], e.f["value"]
-        for arg in arguments.named_children:
-            kind = arg.kind_id
-            if kind == e.keyword_argument:
-                name, value = arg.child_by_field_id(f_name), arg.child_by_field_id(f_value)
-                keyword = "" if name is None else _text(name)
-                shape.keywords.append(keyword)
-                shape.kwargs.append((keyword, None if value is None else expr(value)))
-            elif kind in e.list_splat:
-                shape.star = True
-            elif kind in e.dict_splat:
-                shape.starstar = True
-            elif kind != e.comment:
-                shape.positional += 1
-                shape.args.append(expr(arg))
-        return shape
-
-    def _container_call(self, pos: int, scope: str, callee: str, shape: _ArgumentShape,
-                        node: Node) -> None:  # fmt: skip
+    def _container_call(self, node: Node, scope: str, callee: str,
+                        args: tuple[str | None, ...], keywords: list[str]) -> None:  # fmt: skip
         """``x.append(f)`` / ``x.add(f)`` bind ``x[]``; ``__all__`` may grow."""
         owner, _, method = callee.rpartition(".")
-        if method in ("append", "add") and shape.positional == 1 and not shape.keywords:
-            if shape.args[0] is not None:
-                self._bind(pos, scope, [(owner + "[]", shape.args[0])], _line(node), "assign")
+        if method in ("append", "add") and len(args) == 1 and not keywords and args[0]:
+            self._bind(node.start_byte, scope, [(owner + "[]", args[0])], _line(node), "assign")
         if owner == "__all__" and scope == "" and method in ("append", "extend"):
-            arguments = node.child_by_field_id(self.e.f["arguments"])
-            values = [] if arguments is None else self.x.named(arguments)
-            if len(values) == 1:
-                self.all_events.append((pos, method, values[0]))
-            else:
-                self.all_events.append((pos, "unknown", node))
+            values = self.x.named(node.child(node.child_count - 1))  # type: ignore[arg-type]
+            event = method if len(values) == 1 else "unknown"
+            self.all_events.append((node.start_byte, event, values[0] if values else node))
 
     # ------------------------------------------------------------ operators
 
@@ -550,7 +567,7 @@ class _FileExtraction:
 
     def _op_sites(self) -> list[tuple[int, CallSite]]:
         return [
-            (pos, CallSite(scope, callee, _line(node), "operator"))
+            (pos, call_site(scope, callee, _line(node), "operator"))
             for (scope, callee), (pos, node) in self.first_ops.items()
         ]
 
@@ -607,7 +624,8 @@ class _FileExtraction:
 
     def _attributes(self) -> list[tuple[int, CallSite]]:
         """Attribute reads that are not call targets, first per (scope, expr)."""
-        expr, scope_at, dead, skip = self.x.expr, self.scope_at, self.dead, self.attr_stores
+        expr, bounds, names, dead = self.x.expr, self.scopes.bounds, self.scopes.names, self.dead
+        skip = self.attr_stores
         first: dict[tuple[str, str], tuple[int, Node]] = {}
         for node in self._caps("attr"):
             if node.end_byte in skip:
@@ -618,12 +636,12 @@ class _FileExtraction:
             callee = expr(node)
             if callee is None:
                 continue
-            key = (scope_at(start), callee)
+            key = (names[bisect_right(bounds, start) - 1], callee)
             known = first.get(key)
             if known is None or start < known[0]:
                 first[key] = (start, node)
         return [
-            (pos, CallSite(scope, callee, node.start_point.row + 1, "attribute"))
+            (pos, call_site(scope, callee, node.start_point.row + 1, "attribute"))
             for (scope, callee), (pos, node) in first.items()
         ]
 
@@ -638,22 +656,36 @@ class _FileExtraction:
         for i, d in enumerate(defs):
             merged.setdefault(d.qualname, []).append(i)
         out = [Definition("", "module", 1, _line_count(self.data), fingerprint(texts[:1]))]
-        for qualname, members in merged.items():
+        for members in merged.values():
             first = defs[members[0]]
+            params = self._definition_calls_and_bindings(defs, members)
             end_line = max(self._end_line(defs[i].node, comment_ends) for i in members)
-            for i in members:
-                self._header_facts(defs[i])
             out.append(Definition(
-                qualname, first.kind, _line(first.decorated or first.node), end_line,
+                first.qualname, first.kind, _line(first.decorated or first.node), end_line,
                 fingerprint([texts[i + 1] for i in members]),
-                self._signature(first) if first.kind != "class" else None,
+                None if first.kind == "class" else self._signature(first, params),
                 self._decorators(first), self._bases(first), self._is_async(first.node),
             ))  # fmt: skip
         return tuple(out)
 
+    def _definition_calls_and_bindings(self, defs: list[_Def],
+                                       members: list[int]) -> list[_Parameter]:  # fmt: skip
+        """Decorator sites and parameter bindings of each member; the first's parameters."""
+        first_params: list[_Parameter] = []
+        for n, i in enumerate(members):
+            d = defs[i]
+            self._decorator_sites(d)
+            if d.kind != "class":
+                params = self._parameters(d)
+                if self._live(d.node):
+                    self._parameter_bindings(d, params)
+                if n == 0:
+                    first_params = params
+        return first_params
+
     def _placeholder(self, d: _Def) -> bytes:
         word = b"$class:" if d.kind == "class" else b"$def:"
-        return word + (d.node.child_by_field_id(self.e.f["name"]).text or b"") + b"$"  # type: ignore[union-attr]
+        return word + d.name.encode("utf-8", "replace") + b"$"
 
     def _end_line(self, node: Node, comment_ends: set[int]) -> int:
         """The last line with code: a trailing comment inside the body does not count."""
@@ -673,14 +705,20 @@ class _FileExtraction:
             return []
         return [c for c in d.decorated.children if c.kind_id in self.e.decorator]
 
+    def _decorator_expr(self, node: Node) -> str | None:
+        inner = self.x.named(node)
+        return self.x.expr(inner[0]) if inner else None
+
     def _decorators(self, d: _Def) -> tuple[str, ...]:
-        exprs = []
+        exprs = [self._decorator_expr(node) for node in self._decorator_nodes(d)]
+        return tuple(text for text in exprs if text is not None)
+
+    def _decorator_sites(self, d: _Def) -> None:
         for node in self._decorator_nodes(d):
-            inner = self.x.named(node)
-            text = self.x.expr(inner[0]) if inner else None
-            if text is not None:
-                exprs.append(text)
-        return tuple(exprs)
+            if self._live(node):
+                site = call_site(self.scope_at(node.start_byte), self._decorator_expr(node),
+                                 _line(node), "decorator", 1, args=(d.name,))  # fmt: skip
+                self.sites.append((node.start_byte, site))
 
     def _bases(self, d: _Def) -> tuple[str, ...]:
         if d.kind != "class":
@@ -697,28 +735,13 @@ class _FileExtraction:
         first = node.child(0)
         return first is not None and first.kind_id in self.e.async_token
 
-    def _header_facts(self, d: _Def) -> None:
-        """Decorator call sites and parameter bindings of one definition."""
-        name = d.qualname.rpartition("::")[2]
-        for node in self._decorator_nodes(d):
-            if not self._live(node):
-                continue
-            inner = self.x.named(node)
-            callee = self.x.expr(inner[0]) if inner else None
-            self.sites.append((node.start_byte, CallSite(
-                self.scope_at(node.start_byte), callee, _line(node), "decorator", 1,
-                args=(name,),
-            )))  # fmt: skip
-        if d.kind != "class" and self._live(d.node):
-            self._parameter_bindings(d)
-
     # ------------------------------------------------------------ signature
 
-    def _parameters(self, d: _Def) -> list[tuple[Node, str, ParamKind, Node | None, Node | None]]:
+    def _parameters(self, d: _Def) -> list[_Parameter]:
         """(node, name, kind, annotation, default) of each parameter, in order."""
         e = self.e
         params_node = d.node.child_by_field_id(e.f["parameters"])
-        out: list[tuple[Node, str, ParamKind, Node | None, Node | None]] = []
+        out: list[_Parameter] = []
         keyword_only = False
         for node in [] if params_node is None else self.x.named(params_node):
             kind_id = node.kind_id
@@ -740,11 +763,15 @@ class _FileExtraction:
     def _parameter(self, node: Node) -> tuple[str, ParamKind, Node | None, Node | None]:
         e, f = self.e, self.e.f
         kind_id = node.kind_id
+        if kind_id == e.identifier:
+            return _text(node), "positional", None, None
         annotation = node.child_by_field_id(f["type"]) if kind_id in e.typed else None
         default = node.child_by_field_id(f["value"]) if kind_id in e.defaulted else None
-        name_node = node.child_by_field_id(f["name"]) if kind_id in e.defaulted else node
-        if kind_id in e.typed and kind_id not in e.defaulted:
-            name_node = self.x.named(node)[0]
+        name_node: Node | None = node
+        if kind_id in e.defaulted:
+            name_node = node.child_by_field_id(f["name"])
+        elif kind_id in e.typed:
+            name_node = node.named_child(0)
         kind: ParamKind = "positional"
         if name_node is not None and name_node.kind_id in e.splat_pattern:
             kind = "var_positional"
@@ -755,25 +782,30 @@ class _FileExtraction:
             name_node = inner[0] if inner else name_node
         return ("" if name_node is None else _text(name_node)), kind, annotation, default
 
-    def _signature(self, d: _Def) -> Signature:
-        params = tuple(
-            Param(name, kind, default is not None, None if ann is None else _annotation_text(ann))
-            for _, name, kind, ann, default in self._parameters(d)
-        )
+    def _signature(self, d: _Def, params: list[_Parameter]) -> Signature:
         returns = d.node.child_by_field_id(self.e.f["return_type"])
-        return Signature(params, None if returns is None else _annotation_text(returns))
+        return Signature(
+            tuple(
+                Param(name, kind, default is not None,
+                      None if ann is None else _annotation_text(ann))  # fmt: skip
+                for _, name, kind, ann, default in params
+            ),
+            None if returns is None else _annotation_text(returns),
+        )
 
-    def _parameter_bindings(self, d: _Def) -> None:
+    def _parameter_bindings(self, d: _Def, params: list[_Parameter]) -> None:
         x, scope = self.x, d.qualname
-        for node, name, kind, annotation, default in self._parameters(d):
+        for node, name, kind, annotation, default in params:
+            if annotation is None and default is None:
+                continue
             line = _line(node)
             target = name + ("[]" if kind in ("var_positional", "var_keyword") else "")
             if annotation is not None:
                 pairs = [(target + s, v) for s, v in x.instances(annotation)]
                 self._bind(node.start_byte, scope, pairs, line, "annotation")
             if default is not None:
-                pairs = [(name + s, v) for s, v in x.values(default) if v is not None]
-                self._bind(node.start_byte, scope, pairs, line, "assign")
+                defaults: Values = [(name + s, v) for s, v in x.values(default) if v is not None]
+                self._bind(node.start_byte, scope, defaults, line, "assign")
         returns = d.node.child_by_field_id(self.e.f["return_type"])
         if returns is not None:
             pairs = [("<return>" + s, v) for s, v in x.instances(returns)]
@@ -785,7 +817,7 @@ class _FileExtraction:
         found: list[tuple[int, Import]] = []
         for node in self._caps("import"):
             scope = self.scope_at(node.start_byte)
-            type_only = bool(self.dead) and node.start_byte in self.dead
+            type_only = not self._live(node)
             line = _line(node)
             for module, name, alias, level in self._imported(node):
                 found.append(
@@ -827,12 +859,10 @@ class _FileExtraction:
     def _all_names(self) -> tuple[str, ...] | None:
         names: list[str] | None = None
         for _, event, node in sorted(self.all_events, key=_first):
-            if not self._live(node):
-                continue
-            found = self._static_names(node, single=event == "append")
+            found = None if event == "unknown" else self._static_names(node, event == "append")
             if found is None or (event != "set" and names is None):
                 return None
-            names = found if event == "set" else names + found  # type: ignore[operator]
+            names = found if event == "set" else [*(names or ()), *found]
         return None if names is None else tuple(names)
 
     def _static_names(self, node: Node, single: bool) -> list[str] | None:
@@ -846,7 +876,7 @@ class _FileExtraction:
         else:
             return None
         names = [_string_value(n) if n.kind_id in self.e.string else None for n in items]
-        return None if any(n is None for n in names) else names  # type: ignore[return-value]
+        return None if None in names else names  # type: ignore[return-value]
 
     # ---------------------------------------------------------------- error
 
@@ -864,20 +894,6 @@ class _FileExtraction:
                     break
             else:
                 return f"syntax error at line {node.start_point.row + 1}"
-
-
-class _ArgumentShape:
-    """The arguments of one call, as CallSite wants them."""
-
-    __slots__ = ("args", "keywords", "kwargs", "positional", "star", "starstar")
-
-    def __init__(self, positional: int) -> None:
-        self.positional = positional
-        self.keywords: list[str] = []
-        self.star = False
-        self.starstar = False
-        self.args: list[str | None] = [None] * positional
-        self.kwargs: list[tuple[str, str | None]] = []
 
 
 # -------------------------------------------------------------------- helpers

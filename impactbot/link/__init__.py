@@ -114,9 +114,16 @@ class _Linker:
         self.calls: list[ResolvedCall] = []
         self.dangling: list[tuple[str, str, int]] = []
         self.methods_by_name: dict[str, list[str]] = defaultdict(list)
+        self._method_table: dict[str, dict[str, str]] = {}
         for sid, scope in self.r.scopes.items():
             if scope.kind in ("function", "method") and scope.definition is not None:
                 self.methods_by_name[scope.definition.name].append(sid)
+        # attribute reads matter only when they name a property, operators only when some
+        # class of the repository defines that protocol method: skip the rest cheaply
+        self.property_names = {
+            s.definition.name for s in self.r.scopes.values()
+            if s.method_kind == "property" and s.definition is not None
+        }
 
     # ------------------------------------------------------------ call sites
 
@@ -158,6 +165,10 @@ class _Linker:
         scope = symbol_id(path, site.scope)
         if site.callee is None:
             return [], "unknown" if site.kind == "call" else "external"
+        if site.kind == "attribute" and self._last_name(site.callee) not in self.property_names:
+            return [], "external"
+        if site.kind == "operator" and self._last_name(site.callee) not in self.methods_by_name:
+            return [], "external"
         vals = self.r.resolve(site.callee, scope)
         if vals is None:
             return [], "dangling"
@@ -178,13 +189,18 @@ class _Linker:
 
     def _record_flow(self, path: str, site: CallSite, targets: list[Target]) -> None:
         scope = symbol_id(path, site.scope)
+        args = site.args
+        if site.kind == "decorator" and args and args[0]:
+            # a decorator receives the function itself, not what the decorators made of it
+            parent = f"{site.scope}::" if site.scope else ""
+            args = (f"<def:{symbol_id(path, parent + args[0])}>", *args[1:])
         for t in targets:
             callee = self.r.scopes.get(t.id)
             if callee is None or callee.definition is None or callee.definition.signature is None:
                 continue
             params = callee.definition.signature.params
             offset = 1 if t.bound else 0
-            for i, arg in enumerate(site.args):
+            for i, arg in enumerate(args):
                 j = i + offset
                 if arg is not None and j < len(params) and params[j].kind in ("positional", "positional_only"):
                     self.r.param_flow[(t.id, params[j].name)].append((arg, scope))
@@ -244,23 +260,29 @@ class _Linker:
             self._override_edges(sid)
 
     def _override_edges(self, class_id: str) -> None:
-        scope = self.r.scopes[class_id]
         mro = self.r.mro(class_id)[1:]
-        for name, sources in scope.names.items():
-            methods = [s.id for s in sources if isinstance(s, Defn) and self.r.scopes[s.id].kind == "method"]
-            if not methods:
-                continue
+        if not mro:
+            return
+        for name, method in self._methods(class_id).items():
             for base in mro:
                 if base.startswith("X:"):
                     break
-                base_scope = self.r.scopes[base]
-                hit = [
-                    s.id for s in base_scope.names.get(name, [])
-                    if isinstance(s, Defn) and self.r.scopes[s.id].kind == "method"
-                ]
+                hit = self._methods(base).get(name)
                 if hit:
-                    self.edges.add(methods[0], hit[0], "overrides", "resolved", 0)
+                    self.edges.add(method, hit, "overrides", "resolved", 0)
                     break
+
+    def _methods(self, class_id: str) -> dict[str, str]:
+        """name -> id of the methods a class defines itself (first definition wins)."""
+        cached = self._method_table.get(class_id)
+        if cached is None:
+            cached = {}
+            for name, sources in self.r.scopes[class_id].names.items():
+                for src in sources:
+                    if isinstance(src, Defn) and self.r.scopes[src.id].kind == "method":
+                        cached.setdefault(name, src.id)
+            self._method_table[class_id] = cached
+        return cached
 
     # -------------------------------------------------------------- fixtures
 

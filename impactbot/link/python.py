@@ -9,7 +9,8 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("S", id)``        a function, method or class object defined in the repository
 - ``("I", class_id)``  an instance of an in-repository class
 - ``("M", name)``      an in-repository module
-- ``("X", dotted)``    something outside the repository (stdlib, third party)
+- ``("X", "")``        something outside the repository (stdlib, third party); one
+                       value for all of it, since nothing outside is ever an edge
 - ``("B", name)``      a builtin
 - ``("L",)``           a lambda
 - ``("G", func_id)``   the iterator a generator function returns
@@ -23,6 +24,7 @@ follows from definitions and imports alone.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +34,10 @@ from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, sy
 
 Value = tuple[str, ...]
 Values = dict[Value, bool]
+EXTERNAL: Value = ("X", "")
+# More possible values than this is not knowledge: the expression is treated as
+# unknown rather than linked to every candidate.
+MAX_VALUES = 12
 
 BUILTINS = frozenset(dir(builtins))
 # Decorators that do not wrap the function in new code of the repository.
@@ -72,6 +78,7 @@ COMMON_METHODS = frozenset(
 # ----------------------------------------------------------------- expressions
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_expr(expr: str) -> tuple[str, tuple[str, ...]]:
     """``a.b().c[]`` -> ("a", (".b", "()", ".c", "[]"))."""
     ops: list[str] = []
@@ -258,8 +265,8 @@ class Resolver:
         for base in self.class_bases(class_id):
             if base[0] == "S" and self.scopes[base[1]].kind == "class":
                 seqs.append(list(self.mro(base[1])))
-            elif base[0] == "X" and base[1] not in ("builtins.object", "object"):
-                seqs.append(["X:" + base[1]])
+            elif base[0] == "X":
+                seqs.append(["X:"])
         seqs.append([s[0] for s in seqs])
         result = [class_id, *_c3_merge(seqs)]
         self._mro[class_id] = tuple(result)
@@ -269,7 +276,7 @@ class Resolver:
         """Look ``attr`` up along the MRO; returns (values, owning class) or None."""
         for cls in self.mro(class_id)[start:]:
             if cls.startswith("X:"):
-                return {("X", cls[2:] + "." + attr): False}, None
+                return {EXTERNAL: False}, None
             scope = self.scopes[cls]
             if attr in scope.names:
                 return self._resolve_sources(scope.names[attr], scope), cls
@@ -308,6 +315,8 @@ class Resolver:
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
         if expr == "<lambda>":
             return {("L",): False}
+        if expr.startswith("<def:"):  # the function itself, as a decorator receives it
+            return {("F", expr[5:-1]): False}
         if expr.startswith('"'):
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
@@ -330,9 +339,9 @@ class Resolver:
                 attr = op[1:]
                 nxt = ops[i + 1] if i + 1 < len(ops) else None
                 vals = self._members(vals, attr, elements=nxt == "[]")
-            if not vals:
-                return vals
-        return vals
+            if not vals or len(vals) > MAX_VALUES:
+                return {}
+        return vals if len(vals) <= MAX_VALUES else {}
 
     def lookup(self, name: str, scope_id: str) -> Values | None:
         """Python's LEGB lookup of ``name`` starting in ``scope_id``."""
@@ -393,7 +402,7 @@ class Resolver:
             for i in scope.names["*"]
             if isinstance(i, Import)
         ):
-            return {("X", "*." + name): False}
+            return {EXTERNAL: False}
         return None
 
     def _param_values(self, scope: Scope, name: str) -> Values:
@@ -430,7 +439,7 @@ class Resolver:
         if self.modules.is_module(full):
             return self._module_value(full, path)
         if not self.modules.is_module(target):
-            return {("X", full): False}
+            return {EXTERNAL: False}
         vals: Values = {}
         for mod_path in self.modules.paths(target, path):
             scope = self.scopes.get(mod_path)
@@ -444,7 +453,7 @@ class Resolver:
     def _module_value(self, name: str, near: str) -> Values:
         if self.modules.is_module(name):
             return {("M", name): False}
-        return {("X", name): False}
+        return {EXTERNAL: False}
 
     # ---------------------------------------------------------- attributes
 
@@ -465,9 +474,9 @@ class Resolver:
         if kind == "M":
             return self._module_member(val[1], attr)
         if kind == "X":
-            return {("X", f"{val[1]}.{attr}"): False}
+            return {EXTERNAL: False}
         if kind == "B":
-            return {("X", f"builtins.{val[1]}.{attr}"): False}
+            return {EXTERNAL: False}
         if kind in ("S", "I"):
             scope = self.scopes[val[1]]
             if scope.kind != "class":
@@ -479,9 +488,16 @@ class Resolver:
             hit = self.class_member(val[1], attr, start=1)
             return self._bind(hit[0], True) if hit else {}
         if kind == "R":
-            return self._members(self.returns(val[1]), attr)
+            key = ("R." + attr, val[1])
+            if key in self._active:  # a property returning itself, directly or not
+                return {}
+            self._active.add(key)
+            try:
+                return self._members(self.returns(val[1]), attr)
+            finally:
+                self._active.discard(key)
         if kind == "G":
-            return {("X", f"generator.{attr}"): False}
+            return {EXTERNAL: False}
         return {}
 
     def _bind(self, vals: Values, instance: bool) -> Values:
@@ -519,7 +535,7 @@ class Resolver:
             if val[0] == "G":
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
             elif val[0] == "X":
-                out[("X", val[1] + "[]")] = False
+                out[EXTERNAL] = False
         return out
 
     def _scope_target(self, scope_id: str, target: str) -> Values:
@@ -537,10 +553,19 @@ class Resolver:
 
     def _targets_of(self, val: Value, inferred: bool) -> Iterator[Target]:
         kind = val[0]
+        if kind == "F":
+            yield Target(val[1], inferred, False)
+            return
         if kind == "R":  # calling what a property returns: the getter runs first
             yield Target(val[1], inferred, True)
-            for ret, inf in self.returns(val[1]).items():
-                yield from self._targets_of(ret, True)
+            if ("R->", val[1]) in self._active:
+                return
+            self._active.add(("R->", val[1]))
+            try:
+                for ret in self.returns(val[1]):
+                    yield from self._targets_of(ret, True)
+            finally:
+                self._active.discard(("R->", val[1]))
             return
         if kind in ("S", "BM"):
             scope = self.scopes[val[1]]
@@ -569,28 +594,32 @@ class Resolver:
         for val, inferred in vals.items():
             kind = val[0]
             if kind == "X":
-                out[("X", val[1] + "()")] = False
+                out[EXTERNAL] = False
             elif kind == "B":
                 _merge(out, self._builtin_result(val[1], scope_id), inferred)
             elif kind in ("S", "BM") and self.scopes[val[1]].kind == "class":
                 out[("I", val[1])] = inferred
-            elif kind in ("S", "BM"):
-                _merge(out, self.returns(val[1]), True)
+            elif kind in ("S", "BM", "F"):
+                _merge(out, self.returns(val[1], wrapped=kind != "F"), True)
             elif kind == "I":
                 for t in self._dunder_targets(val[1], "__call__", inferred):
                     _merge(out, self.returns(t.id), True)
-            elif kind == "R":
-                _merge(out, self.call_results(self.returns(val[1]), scope_id), True)
+            elif kind == "R" and ("R()", val[1]) not in self._active:
+                self._active.add(("R()", val[1]))
+                try:
+                    _merge(out, self.call_results(self.returns(val[1]), scope_id), True)
+                finally:
+                    self._active.discard(("R()", val[1]))
         return out
 
-    def returns(self, func_id: str) -> Values:
+    def returns(self, func_id: str, wrapped: bool = True) -> Values:
         scope = self.scopes.get(func_id)
         if scope is None:
             return {}
         out = dict(self._scope_target(func_id, "<return>"))
         if "<return>[]" in scope.names:
             out[("G", func_id)] = True
-        for wrapper in self.wrappers(func_id):
+        for wrapper in self.wrappers(func_id) if wrapped else ():
             _merge(out, self._scope_target(wrapper, "<return>"), True)
         return out
 
@@ -602,7 +631,7 @@ class Resolver:
             if scope is not None and scope.owner_class:
                 return {("P", scope.owner_class): False}
             return {}
-        return {("X", f"builtins.{name}()"): False}
+        return {EXTERNAL: False}
 
     def wrappers(self, func_id: str) -> list[str]:
         """Functions a decorator put in place of ``func_id`` (they run on each call)."""

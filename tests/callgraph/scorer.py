@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pygit2
-from pygit2.enums import FileMode
+from helpers.gitrepo import RepoBuilder
 
 from impactbot.errors import AnalysisError, UsageError
 
@@ -202,29 +201,11 @@ def _unresolved_counts(graph: Mapping[str, Any]) -> dict[str, int]:
 
 def build_repo(files: Mapping[str, str], root: Path) -> str:
     """Commit ``files`` into a new git repository at ``root``; returns the commit sha."""
-    try:
-        from helpers.gitrepo import RepoBuilder
-    except ImportError:
-        return _commit_with_pygit2(files, root)
     return RepoBuilder.init(root).commit(dict(files), "callgraph case")
 
 
-def _commit_with_pygit2(files: Mapping[str, str], root: Path) -> str:
-    # Used where tests/helpers is not importable; mirrors RepoBuilder's fixed identity.
-    repo = pygit2.init_repository(str(root), initial_head="main")
-    for rel, text in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        repo.index.add(pygit2.IndexEntry(rel, repo.create_blob(text.encode()), FileMode.BLOB))
-    repo.index.write()
-    signature = pygit2.Signature("Test", "test@example.com", time=1700000000, offset=0)
-    tree = repo.index.write_tree()
-    return str(repo.create_commit("HEAD", signature, signature, "callgraph case", tree, []))
-
-
 def pipeline_graph_builder() -> GraphBuilder:
-    """``impactbot.pipeline.graph_json``, or a one-line error while it does not exist."""
+    """``impactbot.pipeline.graph_json``; a one-line error when it cannot be imported."""
     try:
         from impactbot.pipeline import graph_json
     except ImportError as exc:
@@ -342,8 +323,9 @@ def _cells(row: ScoreRow) -> list[str]:
 
 
 def _line(cells: Sequence[str]) -> str:
-    first, *rest = zip(cells, _COLUMNS, strict=True)
-    return " ".join([first[0].ljust(first[1][1]), *(c.rjust(w) for c, (_, w) in rest)])
+    widths = [width for _, width in _COLUMNS]
+    numbers = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+    return " ".join([cells[0].ljust(widths[0]), *numbers])
 
 
 def _ratio(value: float | None) -> str:

@@ -9,8 +9,9 @@ case really makes is among its expected edges.
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ CATEGORIES = (
 )  # fmt: skip
 MIN_PRECISION = 0.98
 MIN_RECALL = 0.94
+TABLE_PROPERTY = "callgraph_table"  # read back by conftest.py
 
 
 def _label(case_dir: Path) -> str:
@@ -58,17 +60,27 @@ def linked(tmp_path_factory: pytest.TempPathFactory) -> LinkedCases:
 @pytest.mark.parametrize("case_dir", CASE_DIRS, ids=_label)
 def test_case_has_no_false_positive_edges(case_dir: Path, linked: LinkedCases) -> None:
     result = linked.get(case_dir)
-    assert result.error is None, f"{_label(case_dir)}: the graph could not be built: {result.error}"
-    wrong = "\n".join(f"  {s} -> {t}" for s, t in sorted(result.false_positives))
-    assert not result.false_positives, f"{_label(case_dir)}: {result.case.description}\nwrong edges:\n{wrong}"
+    if result.error is not None:
+        pytest.fail(f"{_label(case_dir)}: the graph could not be built: {result.error}", pytrace=False)
+    if result.false_positives:
+        wrong = "\n".join(f"  {s} -> {t}" for s, t in sorted(result.false_positives))
+        pytest.fail(f"{_label(case_dir)}: {result.case.description}\nwrong edges:\n{wrong}", pytrace=False)
 
 
-def test_overall_precision_and_recall(linked: LinkedCases, capsys: pytest.CaptureFixture[str]) -> None:
-    table = score([linked.get(d) for d in CASE_DIRS])
-    with capsys.disabled():
-        print("\n\nPython call-graph benchmark\n" + format_table(table))
+def test_overall_precision_and_recall(
+    linked: LinkedCases, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+) -> None:
+    results = [linked.get(d) for d in CASE_DIRS]
+    table = score(results)
+    text = format_table(table)
+    # Under pytest-xdist a worker's output is dropped: conftest.py prints the
+    # recorded table in the terminal summary instead.
+    record_property(TABLE_PROPERTY, text)
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        with capsys.disabled():
+            print(f"\n\nPython call-graph benchmark\n{text}")
     overall = table.overall
-    assert overall.errors == 0
+    assert [f"{r.case.label}: {r.error}" for r in results if r.error][:3] == []
     assert overall.precision is not None and overall.precision >= MIN_PRECISION
     assert overall.recall is not None and overall.recall >= MIN_RECALL
 
@@ -276,7 +288,7 @@ def test_run_case_links_the_committed_revision(tmp_path: Path) -> None:
     case_dir = write_case(tmp_path / "cases", [["main.py", "main.py::f"], ["main.py::f", "main.py::g"]])
 
     def committed_calls(root: Path, rev: str) -> dict[str, Any]:
-        # A stand-in linker: one edge per `name()` it finds in the committed main.py.
+        # A stand-in linker that reads the committed main.py: it sees the module-level f().
         source = pygit2.Repository(str(root)).revparse_single(rev).peel(pygit2.Tree) / "main.py"
         text = source.data.decode()
         found = [("main.py", "main.py::f")] if "\nf()" in text else []

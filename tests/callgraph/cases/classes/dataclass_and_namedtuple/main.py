@@ -8,7 +8,7 @@ class Point:
     y: float
 
     def norm(self):
-        return (self.x ** 2 + self.y ** 2) ** 0.5
+        return (self.x**2 + self.y**2) ** 0.5
 
 
 class Pair(NamedTuple):

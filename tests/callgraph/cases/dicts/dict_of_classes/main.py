@@ -3,7 +3,7 @@ class Circle:
         self.radius = radius
 
     def area(self):
-        return 3.14159 * self.radius ** 2
+        return 3.14159 * self.radius**2
 
 
 class Square:
@@ -11,7 +11,7 @@ class Square:
         self.side = side
 
     def area(self):
-        return self.side ** 2
+        return self.side**2
 
 
 SHAPES = {"circle": Circle, "square": Square}

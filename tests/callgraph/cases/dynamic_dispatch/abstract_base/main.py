@@ -3,8 +3,7 @@ from abc import ABC, abstractmethod
 
 class Storage(ABC):
     @abstractmethod
-    def save(self, key, data):
-        ...
+    def save(self, key, data): ...
 
     def save_all(self, items):
         for key, data in items.items():

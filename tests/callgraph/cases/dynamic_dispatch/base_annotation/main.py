@@ -8,7 +8,7 @@ class Circle(Shape):
         self.radius = radius
 
     def area(self):
-        return 3.14159 * self.radius ** 2
+        return 3.14159 * self.radius**2
 
 
 class Square(Shape):
@@ -16,7 +16,7 @@ class Square(Shape):
         self.side = side
 
     def area(self):
-        return self.side ** 2
+        return self.side**2
 
 
 def describe(shape: Shape) -> str:
