@@ -116,10 +116,8 @@ def table_from_toml(text: str, source: str, *, pyproject: bool) -> dict[str, obj
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML ({exc})") from exc
-    if pyproject:
-        table = data.get("tool", {}).get("impactbot", {})
-    else:
-        table = data.get("tool", {}).get("impactbot", data)
+    # .impactbot.toml may hold the keys at the top level or under [tool.impactbot]
+    table = data.get("tool", {}).get("impactbot", {} if pyproject else data)
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: [tool.impactbot] must be a table")
     return table

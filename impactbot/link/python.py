@@ -58,8 +58,20 @@ BUILTIN_DUNDERS: dict[str, tuple[str, ...]] = {
     "float": ("__float__",), "round": ("__round__",), "dir": ("__dir__",),
     "sorted": ("__iter__",), "list": ("__iter__",), "tuple": ("__iter__",), "set": ("__iter__",),
 }
+# Methods of builtin types and of much-used standard library objects: a call such
+# as `name.lower()` is far more likely to reach str than the one repository method
+# that happens to share the name.
+BUILTIN_TYPE_METHODS = frozenset(
+    name
+    for kind in (str, bytes, list, dict, set, frozenset, tuple, int, float, complex, object)
+    for name in dir(kind)
+) | frozenset({"search", "match", "fullmatch", "sub", "subn", "group", "groups", "groupdict",
+               "date", "time", "timestamp", "isoformat", "strftime", "total_seconds", "cursor",
+               "fetchone", "fetchall", "fetchmany", "readline", "readlines", "seek", "tell",
+               "is_dir", "is_file", "exists", "mkdir", "unlink", "resolve", "glob", "acquire",
+               "release", "notify", "submit", "shutdown", "getvalue", "hexdigest", "digest"})
 # Method names so common that a unique name in the repository still says nothing.
-COMMON_METHODS = frozenset(
+COMMON_METHODS = BUILTIN_TYPE_METHODS | frozenset(
     {
         "get", "set", "save", "load", "run", "update", "delete", "add", "remove", "close",
         "open", "read", "write", "start", "stop", "send", "process", "handle", "execute",
@@ -662,7 +674,7 @@ class Resolver:
         dunders = BUILTIN_DUNDERS.get(site.callee, ())
         if not dunders or not site.args:
             return
-        for val, inferred in (self.resolve(site.args[0], scope_id) or {}).items():
+        for val in self.resolve(site.args[0], scope_id) or {}:
             if val[0] == "I":
                 for dunder in dunders:
                     yield from self._dunder_targets(val[1], dunder, True)

@@ -159,16 +159,13 @@ def test_removed_function_keeps_its_callers_impacted(shop: RepoBuilder) -> None:
 
 
 def test_methods_and_relative_imports(repo: RepoBuilder) -> None:
-    repo.commit({
-        "app/__init__.py": "",
-        "app/store.py": "class Store:\n    def save(self, x):\n        return x\n\n    def save_all(self, xs):\n"
-                        "        return [self.save(x) for x in xs]\n",
-        "app/service.py": "from .store import Store\n\n\ndef persist(x):\n    s = Store()\n    return s.save_all([x])\n",
-    })
+    store = "class Store:\n    def save(self, x):\n        return x\n\n    def save_all(self, xs):\n" \
+            "        return [self.save(x) for x in xs]\n"
+    service = "from .store import Store\n\n\ndef persist(x):\n    s = Store()\n    return s.save_all([x])\n"
+    repo.commit({"app/__init__.py": "", "app/store.py": store, "app/service.py": service})
     repo.branch("feature")
     repo.checkout("feature")
-    repo.commit({"app/store.py": "class Store:\n    def save(self, x):\n        return [x]\n\n    def save_all(self, xs):\n"
-                                 "        return [self.save(x) for x in xs]\n"})
+    repo.commit({"app/store.py": store.replace("return x\n", "return [x]\n")})
     report = diff(repo.path, "main..feature")
     assert changed(report) == {"app/store.py::Store::save": "modified"}
     assert impacted(report) == {"app/store.py::Store::save_all": 1, "app/service.py::persist": 2}
