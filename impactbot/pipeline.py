@@ -80,6 +80,9 @@ class FactStore:
         self._extract(missing, files)
         return {p: self._memo[oid] for p, oid in sorted(files.items()) if oid in self._memo}
 
+    def has(self, oid: str) -> bool:
+        return oid in self._memo
+
     def _load_cached(self, oids: set[str]) -> None:
         keys = [(oid, "python", EXTRACTOR_VERSION) for oid in sorted(oids)]
         for key, facts in self.cache.get_facts(keys).items():
@@ -91,6 +94,9 @@ class FactStore:
         fresh: dict[tuple[str, str, str], FileFacts] = {}
         results = extract_all(self._readable(oids, paths), len(oids), "python")
         for done, (oid, facts) in enumerate(results, start=1):
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.out_of_time = True  # what was read so far is kept; the rest is reported missing
+                break
             if facts.error:
                 self.skipped[paths[oid]] = SkippedFile(paths[oid], "parse-error", facts.error)
             self._memo[oid] = facts
@@ -204,9 +210,13 @@ def analyse(
     started = time.monotonic()
     deadline = started + settings.time_budget if settings.time_budget else None
     store = FactStore(repo, cache, deadline=deadline, progress=progress)
+    everything, changes = changes, _analysed_changes(changes, settings)
+    # the changed files first: if the time budget runs out, what matters most was read
+    store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
+    store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
     base_graph = revision_graph(changes.base, settings, store)
     head_graph = revision_graph(changes.head, settings, store)
-    changed = changed_symbols(_analysed_changes(changes, settings), base_graph, head_graph)
+    changed = changed_symbols(_readable_changes(changes, store), base_graph, head_graph)
     head = SymbolGraph(head_graph)
     impact = walk(
         head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
@@ -216,7 +226,8 @@ def analyse(
     ranked = rank(impact.impacted, similarity=similarity)
     shown = ranked[: settings.max_impacted]
     partial = (
-        f"the time budget of {settings.time_budget:g}s ran out before every file was read"
+        f"the time budget of {settings.time_budget:g}s ran out before every file was read; "
+        "symbols in unread files are missing from this report"
         if store.out_of_time else None
     )
     return Report(
@@ -226,10 +237,21 @@ def analyse(
         unresolved_calls=impact.unresolved_calls,
         stats=Stats(store.parsed, store.cached, round(time.monotonic() - started, 3)),
         status="partial" if partial else "complete", partial_reason=partial,
-        run_all_tests=run_all_reason(changes), skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
+        run_all_tests=run_all_reason(everything), skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
         ranking="semantic" if similarity is not None else "structural",
         notes=(embedder.failed,) if embedder is not None and embedder.failed else (),
     )
+
+
+def _readable_changes(changes: ChangeSet, store: FactStore) -> ChangeSet:
+    """Without a side's facts (time budget), a file's symbols would look added or removed."""
+    if not store.out_of_time:
+        return changes
+    files = tuple(
+        f for f in changes.files
+        if (f.new_blob is None or store.has(f.new_blob)) and (f.old_blob is None or store.has(f.old_blob))
+    )
+    return ChangeSet(changes.base, changes.head, files)
 
 
 def _analysed_changes(changes: ChangeSet, settings: Settings) -> ChangeSet:

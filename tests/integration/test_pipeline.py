@@ -261,3 +261,26 @@ def test_help_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     top = capsys.readouterr().out
     for command in ("diff", "graph", "tests", "cache"):
         assert command in top
+
+
+def test_time_budget_gives_a_partial_report_never_an_all_clear(repo: RepoBuilder) -> None:
+    filler = {f"gen/m{i}.py": "".join(f"def f{j}(x):\n    return x + {i * j}\n\n\n" for j in range(40))
+              for i in range(300)}
+    repo.commit({**filler, "core.py": "def core():\n    return 1\n", "use.py": "from core import core\n\n\ndef use():\n"
+                 "    return core()\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"core.py": "def core():\n    return 2\n"})
+    report = diff(repo.path, "main..feature", "--time-budget", "0.1")
+    assert report["status"] == "partial"
+    assert "time budget" in report["truncated"]["reason"]
+    # the changed file is read first, so the change itself is still reported
+    assert changed(report) == {"core.py::core": "modified"}
+    assert not any(c["change"] in ("added", "removed") for c in report["changed"])
+
+
+def test_requirements_change_asks_for_all_tests(shop: RepoBuilder) -> None:
+    shop.commit({"requirements.txt": "requests==2.0\n"})
+    report = diff(shop.path, "main..feature")
+    assert report["run_all_tests"] == {"reason": "requirements.txt changed: it can affect any test"}
+    assert report["changed"] == []
