@@ -7,7 +7,9 @@ so a wrong edge has one place to be fixed).
 Values are small tuples, so they can be set members and memo keys:
 
 - ``("S", id)``        a function, method or class object defined in the repository
-- ``("I", class_id)``  an instance of an in-repository class
+- ``("I", class_id)``  an instance of exactly that in-repository class (it was constructed)
+- ``("IS", class_id)`` an instance of that class or of a subclass (``self``, an annotation):
+                       a method call on it may dispatch to any override
 - ``("M", name)``      an in-repository module
 - ``("X", "")``        something outside the repository (stdlib, third party); one
                        value for all of it, since nothing outside is ever an edge
@@ -157,6 +159,16 @@ class Defn:
     id: str
 
 
+@dataclass(frozen=True)
+class Moved:
+    """A binding that takes effect in another scope than the one it is written in
+    (`global x; x = f`, or `registry[k] = f` on a dict of an enclosing scope); its
+    value is still evaluated where it is written."""
+
+    binding: Binding
+    origin: str
+
+
 def _decorator_name(expr: str) -> str:
     base = expr[:-2] if expr.endswith("()") else expr
     return base.rsplit(".", 1)[-1]
@@ -197,11 +209,15 @@ class Resolver:
         self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
         self._memo: dict[tuple[str, str], tuple[Values | None, bool]] = {}
         self._wrappers: dict[str, list[str]] = {}
+        self._subclasses: dict[str, list[str]] | None = None
         self._active: set[tuple[str, str]] = set()
         self._mro: dict[str, tuple[str, ...]] = {}
         self.touched_param = False
         for path in sorted(facts):
             self._index_file(path, facts[path])
+        for scope in list(self.scopes.values()):
+            if scope.kind in ("function", "method"):
+                self._relocate(scope)
 
     # ------------------------------------------------------------- indexing
 
@@ -216,6 +232,36 @@ class Resolver:
                 scope.names[imp.bound_name].append(imp)
             elif scope is not None:
                 scope.names["*"].append(imp)
+
+    def _relocate(self, scope: Scope) -> None:
+        """Move rebindings of outer names (global, nonlocal, container writes) to their owner."""
+        for name in sorted(scope.names):
+            base = name[:-2] if name.endswith("[]") else name
+            if base in scope.globals:
+                owner = self.scopes.get(scope.path)
+            elif base in scope.nonlocals or (name != base and not self._binds(scope, base)):
+                owner = self._enclosing_owner(scope, base)
+            else:
+                continue
+            if owner is None or owner is scope:
+                continue
+            moved = [Moved(b, scope.id) for b in scope.names[name] if isinstance(b, Binding)]
+            if moved:
+                owner.names[name].extend(moved)
+                scope.names[name] = [b for b in scope.names[name] if not isinstance(b, Binding)]
+                if not scope.names[name]:
+                    del scope.names[name]
+
+    def _binds(self, scope: Scope, name: str) -> bool:
+        return name in scope.names or name in scope.params
+
+    def _enclosing_owner(self, scope: Scope, name: str) -> Scope | None:
+        parent = self.scopes.get(scope.parent) if scope.parent else None
+        while parent is not None:
+            if parent.kind != "class" and (name in parent.globals or self._binds(parent, name)):
+                return self.scopes.get(parent.path) if name in parent.globals else parent
+            parent = self.scopes.get(parent.parent) if parent.parent else None
+        return None
 
     def _add_scope(self, path: str, d: Definition) -> None:
         sid = symbol_id(path, d.qualname)
@@ -333,6 +379,14 @@ class Resolver:
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
         base, ops = parse_expr(expr)
+        found = self._resolve_ops(base, ops, scope_id)
+        if not found:
+            reads = _container_ops(ops)
+            if reads != ops:  # not a repository method: maybe a dict or list read
+                return self._resolve_ops(base, reads, scope_id) or found
+        return found
+
+    def _resolve_ops(self, base: str, ops: tuple[str, ...], scope_id: str) -> Values | None:
         if ops and ops[0] == "[]":
             vals = self.lookup(base + "[]", scope_id)
             if vals is None:
@@ -342,18 +396,23 @@ class Resolver:
             vals = self.lookup(base, scope_id)
         if vals is None:
             return None
-        for i, op in enumerate(ops):
+        i = 0
+        while i < len(ops):
+            op = ops[i]
             if op == "()":
                 vals = self.call_results(vals, scope_id)
             elif op == "[]":
                 vals = self._elements(vals)
+            elif i + 1 < len(ops) and ops[i + 1] == "[]":
+                # `obj.handlers[k]`: the elements stored into that attribute
+                vals = self._members(vals, op[1:] + "[]") or self._elements(self._members(vals, op[1:]))
+                i += 1
             else:
-                attr = op[1:]
-                nxt = ops[i + 1] if i + 1 < len(ops) else None
-                vals = self._members(vals, attr, elements=nxt == "[]")
+                vals = self._members(vals, op[1:])
             if not vals or len(vals) > MAX_VALUES:
                 return {}
-        return vals if len(vals) <= MAX_VALUES else {}
+            i += 1
+        return vals
 
     def lookup(self, name: str, scope_id: str) -> Values | None:
         """Python's LEGB lookup of ``name`` starting in ``scope_id``."""
@@ -379,6 +438,11 @@ class Resolver:
         return self.scopes.get(scope.path)
 
     def _lookup_here(self, name: str, scope: Scope) -> Values | None:
+        if name.endswith("[]") and name[:-2] in scope.params:
+            # elements of *args / **kwargs: what callers passed beyond the named parameters
+            vals = self._resolve_sources(scope.names.get(name, []), scope)
+            _merge(vals, self._param_values(scope, name), True)
+            return vals
         if name in scope.names:
             vals = self._resolve_sources(scope.names[name], scope)
         elif name in scope.params:
@@ -420,7 +484,7 @@ class Resolver:
     def _param_values(self, scope: Scope, name: str) -> Values:
         vals: Values = {}
         if name == scope.first_param and scope.owner_class:
-            kind = "S" if scope.method_kind == "classmethod" else "I"
+            kind = "S" if scope.method_kind == "classmethod" else "IS"
             vals[(kind, scope.owner_class)] = False
             return vals
         self.touched_param = True
@@ -435,8 +499,13 @@ class Resolver:
                 vals[("S", src.id)] = False
             elif isinstance(src, Import):
                 _merge(vals, self.import_value(src, scope.path), False)
+            elif isinstance(src, Moved):
+                _merge(vals, self.resolve(src.binding.value, src.origin) or {}, True)
             elif isinstance(src, Binding):
-                _merge(vals, self.resolve(src.value, scope.id) or {}, True)
+                found = self.resolve(src.value, scope.id) or {}
+                if src.kind == "annotation":  # declared type: the value may be of a subclass
+                    found = {(("IS", v[1]) if v[0] == "I" else v): inf for v, inf in found.items()}
+                _merge(vals, found, True)
         return vals
 
     def import_value(self, imp: Import, path: str) -> Values:
@@ -469,14 +538,10 @@ class Resolver:
 
     # ---------------------------------------------------------- attributes
 
-    def _members(self, vals: Values, attr: str, elements: bool = False) -> Values:
+    def _members(self, vals: Values, attr: str) -> Values:
         out: Values = {}
         for val, inferred in vals.items():
             found = self.member(val, attr)
-            if elements:
-                extra = self.member(val, attr + "[]")
-                if extra:
-                    found = {**(found or {}), **extra}
             if found:
                 _merge(out, found, inferred)
         return out
@@ -489,13 +554,16 @@ class Resolver:
             return {EXTERNAL: False}
         if kind == "B":
             return {EXTERNAL: False}
-        if kind in ("S", "I"):
+        if kind in ("S", "I", "IS"):
             scope = self.scopes[val[1]]
             if scope.kind != "class":
                 return {}
             hit = self.class_member(val[1], attr)
             # a class may get attributes at run time (setattr, other objects): unknown, not missing
-            return self._bind(hit[0], kind == "I") if hit else {}
+            found = self._bind(hit[0], kind != "S") if hit else {}
+            if kind == "IS":
+                _merge(found, self._dispatch(val[1], attr), True)
+            return found
         if kind == "P":
             hit = self.class_member(val[1], attr, start=1)
             return self._bind(hit[0], True) if hit else {}
@@ -511,6 +579,29 @@ class Resolver:
         if kind == "G":
             return {EXTERNAL: False}
         return {}
+
+    def _dispatch(self, class_id: str, attr: str) -> Values:
+        """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users supply)."""
+        out: Values = {}
+        for sub in self.subclasses().get(class_id, ()):
+            hit = self.class_member(sub, attr)
+            if hit is not None and hit[1] is not None:
+                _merge(out, self._bind(hit[0], True), True)
+            if len(out) > MAX_VALUES:
+                return {}  # dispatch to that many classes says nothing: keep the declared one only
+        return out
+
+    def subclasses(self) -> dict[str, list[str]]:
+        """class id -> every in-repository class that has it in its MRO (not itself)."""
+        if self._subclasses is None:
+            table: dict[str, list[str]] = defaultdict(list)
+            for sid in sorted(self.scopes):
+                if self.scopes[sid].kind == "class":
+                    for ancestor in self.mro(sid)[1:]:
+                        if not ancestor.startswith("X:"):
+                            table[ancestor].append(sid)
+            self._subclasses = table
+        return self._subclasses
 
     def _bind(self, vals: Values, instance: bool) -> Values:
         """Attribute values read through an instance or class; marks bound methods."""
@@ -590,7 +681,7 @@ class Resolver:
             yield Target(val[1], inferred, bound)
             for wrapper in self.wrappers(val[1]):
                 yield Target(wrapper, True, False)
-        elif kind == "I":
+        elif kind in ("I", "IS"):
             yield from self._dunder_targets(val[1], "__call__", inferred)
 
     def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
@@ -613,7 +704,7 @@ class Resolver:
                 out[("I", val[1])] = inferred
             elif kind in ("S", "BM", "F"):
                 _merge(out, self.returns(val[1], wrapped=kind != "F"), True)
-            elif kind == "I":
+            elif kind in ("I", "IS"):
                 for t in self._dunder_targets(val[1], "__call__", inferred):
                     _merge(out, self.returns(t.id), True)
             elif kind == "R" and ("R()", val[1]) not in self._active:
@@ -675,9 +766,39 @@ class Resolver:
         if not dunders or not site.args:
             return
         for val in self.resolve(site.args[0], scope_id) or {}:
-            if val[0] == "I":
+            if val[0] in ("I", "IS"):
                 for dunder in dunders:
                     yield from self._dunder_targets(val[1], dunder, True)
+
+
+# Reading a container through its methods yields what was stored in it.
+_CONTAINER_READS = {
+    (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",),
+    (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
+    (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
+}
+
+
+def _container_ops(ops: tuple[str, ...]) -> tuple[str, ...]:
+    """``d.get(k)`` reads an element of ``d``, like ``d[k]``; so do values() and items().
+
+    Used only when the expression does not resolve as written, so a repository
+    class with a `get` method keeps its own meaning.
+    """
+    if not any(op in (".get", ".pop", ".setdefault", ".values", ".items", ".copy") for op in ops):
+        return ops
+    out: list[str] = []
+    i = 0
+    while i < len(ops):
+        for pattern, replacement in _CONTAINER_READS.items():
+            if ops[i : i + len(pattern)] == pattern:
+                out.extend(replacement)
+                i += len(pattern)
+                break
+        else:
+            out.append(ops[i])
+            i += 1
+    return tuple(out)
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:
