@@ -40,6 +40,9 @@ EXTERNAL: Value = ("X", "")
 # More possible values than this is not knowledge: the expression is treated as
 # unknown rather than linked to every candidate.
 MAX_VALUES = 12
+# Resolution chains deeper than this (an alias of an alias of ... a return value)
+# are cut: they stay within Python's recursion limit and say little anyway.
+MAX_DEPTH = 120
 
 BUILTINS = frozenset(dir(builtins))
 # Decorators that do not wrap the function in new code of the repository.
@@ -210,9 +213,11 @@ class Resolver:
         self._memo: dict[tuple[str, str], tuple[Values | None, bool]] = {}
         self._wrappers: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
+        self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self._mro: dict[str, tuple[str, ...]] = {}
         self.touched_param = False
+        self.truncated = False
         for path in sorted(facts):
             self._index_file(path, facts[path])
         for scope in list(self.scopes.values()):
@@ -358,16 +363,21 @@ class Resolver:
             return hit[0]
         if key in self._active:
             return {}
-        outer = self.touched_param
-        self.touched_param = False
+        if len(self._active) > MAX_DEPTH:
+            self.truncated = True  # a chain this long is not knowledge either
+            return {}
+        outer, outer_truncated = self.touched_param, self.truncated
+        self.touched_param = self.truncated = False
         self._active.add(key)
         try:
             result = self._resolve_uncached(expr, scope_id)
         finally:
             self._active.discard(key)
-        touched = self.touched_param
-        self._memo[key] = (result, touched)
+        touched, truncated = self.touched_param, self.truncated
+        if not truncated:  # a cut-short answer depends on where the chain started: never reuse it
+            self._memo[key] = (result, touched)
         self.touched_param = outer or touched
+        self.truncated = outer_truncated or truncated
         return result
 
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
@@ -583,6 +593,9 @@ class Resolver:
     def _dispatch(self, class_id: str, attr: str) -> Values:
         """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users supply)."""
         out: Values = {}
+        if self._building_subclasses:  # resolving class bases: dispatch is not known yet
+            self.truncated = True
+            return out
         for sub in self.subclasses().get(class_id, ()):
             hit = self.class_member(sub, attr)
             if hit is not None and hit[1] is not None:
@@ -594,6 +607,8 @@ class Resolver:
     def subclasses(self) -> dict[str, list[str]]:
         """class id -> every in-repository class that has it in its MRO (not itself)."""
         if self._subclasses is None:
+            self._subclasses = {}
+            self._building_subclasses = True
             table: dict[str, list[str]] = defaultdict(list)
             for sid in sorted(self.scopes):
                 if self.scopes[sid].kind == "class":
@@ -601,6 +616,7 @@ class Resolver:
                         if not ancestor.startswith("X:"):
                             table[ancestor].append(sid)
             self._subclasses = table
+            self._building_subclasses = False
         return self._subclasses
 
     def _bind(self, vals: Values, instance: bool) -> Values:
