@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from posixpath import basename, dirname
+from typing import Protocol
 
 from impactbot.link.python import COMMON_METHODS, Defn, Resolver, Target, parse_expr
 from impactbot.model import (
@@ -23,12 +24,16 @@ from impactbot.model import (
     EdgeKind,
     FileFacts,
     LinkedGraph,
+    Param,
     ResolvedCall,
     Symbol,
     symbol_id,
 )
 
 LINK_VERSION = "1"
+
+Outcome = tuple[list[Target], str]  # targets of a call site and its status
+Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
 
 
 def is_test_file(path: str) -> bool:
@@ -105,10 +110,48 @@ def symbols_of(path: str, facts: FileFacts) -> list[Symbol]:
     return out
 
 
+def site_flows(
+    path: str, site: CallSite, targets: Sequence[Target], params_of: Callable[[str], tuple[Param, ...] | None]
+) -> list[Flow]:
+    """The arguments one resolved call site passes into the parameters of its targets."""
+    scope = symbol_id(path, site.scope)
+    args = site.args
+    if site.kind == "decorator" and args and args[0]:
+        # a decorator receives the function itself, not what the decorators made of it
+        parent = f"{site.scope}::" if site.scope else ""
+        args = (f"<def:{symbol_id(path, parent + args[0])}>", *args[1:])
+    out: list[Flow] = []
+    for t in targets:
+        params = params_of(t.id)
+        if params is None:
+            continue
+        offset = 1 if t.bound else 0
+        for i, arg in enumerate(args):
+            j = i + offset
+            if arg is not None and j < len(params) and params[j].kind in ("positional", "positional_only"):
+                out.append(((t.id, params[j].name), (arg, scope)))
+        for name, arg in site.kwargs:
+            if arg is not None:
+                out.append(((t.id, name), (arg, scope)))
+    return out
+
+
+class SiteWatch(Protocol):
+    """Observes the two resolution passes of a link, one call site at a time."""
+
+    def begin(self, second: bool) -> None: ...
+
+    def first(self, i: int, outcome: Outcome, touched: bool) -> None: ...
+
+    def second(self, i: int, outcome: Outcome) -> None: ...
+
+
 class _Linker:
-    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+    def __init__(
+        self, facts: Mapping[str, FileFacts], resolver: Callable[[Mapping[str, FileFacts]], Resolver] = Resolver
+    ) -> None:
         self.facts = {p: f for p, f in facts.items() if f.language == "python"}
-        self.r = Resolver(self.facts)
+        self.r = resolver(self.facts)
         self.edges = _Edges()
         self.unresolved: dict[str, int] = defaultdict(int)
         self.calls: list[ResolvedCall] = []
@@ -127,31 +170,17 @@ class _Linker:
 
     # ------------------------------------------------------------ call sites
 
-    def run(self) -> LinkedGraph:
-        sites = [
-            (path, site)
-            for path in sorted(self.facts)
-            for site in self.facts[path].calls
-        ]
-        results: dict[int, tuple[list[Target], str]] = {}
-        revisit: list[int] = []
-        for i, (path, site) in enumerate(sites):
-            self.r.touched_param = False
-            results[i] = self._resolve_site(path, site)
-            if self.r.touched_param:
-                revisit.append(i)
-            self._record_flow(path, site, results[i][0])
-        if revisit:
-            # arguments flow into parameters: a second pass sees what the first one found
-            self.r._memo.clear()
-            self.r._wrappers.clear()
-            for i in revisit:
-                path, site = sites[i]
-                results[i] = self._resolve_site(path, site)
-        for i, (path, site) in enumerate(sites):
-            self._emit(path, site, *results[i])
-        self._class_edges()
-        self._fixture_edges()
+    def run(self, watch: SiteWatch | None = None) -> LinkedGraph:
+        sites = self.sites()
+        results, revisit = self.first_pass(sites, watch=watch)
+        self.second_pass(sites, results, revisit, watch=watch)
+        self.emit(sites, results)
+        self.class_edges()
+        self.fixture_edges()
+        return self.graph()
+
+    def graph(self) -> LinkedGraph:
+        """Everything emitted so far, sorted, with the symbols of every file."""
         return LinkedGraph(
             symbols=tuple(s for p in sorted(self.facts) for s in symbols_of(p, self.facts[p])),
             edges=self.edges.edges(),
@@ -159,6 +188,77 @@ class _Linker:
             calls=tuple(self.calls),
             dangling=tuple(sorted(set(self.dangling))),
         )
+
+    def sites(self) -> list[tuple[str, CallSite]]:
+        """Every call site of the revision, in the order the passes visit them."""
+        return [(path, site) for path in sorted(self.facts) for site in self.facts[path].calls]
+
+    def first_pass(
+        self,
+        sites: Sequence[tuple[str, CallSite]],
+        *,
+        watch: SiteWatch | None = None,
+        known: Callable[[int], Sequence[Target] | None] | None = None,
+    ) -> tuple[dict[int, Outcome], list[int]]:
+        """Resolve sites in order, feeding each one's arguments into its targets' parameters.
+
+        ``known(i)`` may give the first-pass targets of a site that need not be
+        resolved again (a derived graph replays only what can have changed); their
+        arguments still flow, at the same point of the order.
+        """
+        results: dict[int, Outcome] = {}
+        revisit: list[int] = []
+        for i, (path, site) in enumerate(sites):
+            given = known(i) if known is not None else None
+            if given is not None:
+                self._record_flow(path, site, given)
+                continue
+            self.r.touched_param = False
+            if watch is not None:
+                watch.begin(second=False)
+            results[i] = self._resolve_site(path, site)
+            if self.r.touched_param:
+                revisit.append(i)
+            if watch is not None:
+                watch.first(i, results[i], self.r.touched_param)
+            self._record_flow(path, site, results[i][0])
+        return results, revisit
+
+    def second_pass(
+        self,
+        sites: Sequence[tuple[str, CallSite]],
+        results: dict[int, Outcome],
+        revisit: Sequence[int],
+        *,
+        watch: SiteWatch | None = None,
+    ) -> None:
+        """Resolve again the sites that read a parameter, now that every argument has flowed."""
+        if not revisit:
+            return
+        # arguments flow into parameters: a second pass sees what the first one found
+        self.r.forget()
+        for i in revisit:
+            path, site = sites[i]
+            if watch is not None:
+                watch.begin(second=True)
+            results[i] = self._resolve_site(path, site)
+            if watch is not None:
+                watch.second(i, results[i])
+
+    def emit(
+        self,
+        sites: Sequence[tuple[str, CallSite]],
+        results: Mapping[int, Outcome],
+        paths: Collection[str] | None = None,
+    ) -> None:
+        """Turn resolved sites into edges, calls and unresolved counts (of ``paths`` only, if given)."""
+        for i, (path, site) in enumerate(sites):
+            if paths is None or path in paths:
+                self._emit(path, site, *results[i])
+
+    def resolve_site(self, path: str, site: CallSite) -> Outcome:
+        """Targets of one site and its status, outside the two passes."""
+        return self._resolve_site(path, site)
 
     def _resolve_site(self, path: str, site: CallSite) -> tuple[list[Target], str]:
         """Targets of one site and a status: ok, external, unknown or dangling."""
@@ -187,26 +287,18 @@ class _Linker:
             return [], "external"
         return [], "unknown"
 
-    def _record_flow(self, path: str, site: CallSite, targets: list[Target]) -> None:
-        scope = symbol_id(path, site.scope)
-        args = site.args
-        if site.kind == "decorator" and args and args[0]:
-            # a decorator receives the function itself, not what the decorators made of it
-            parent = f"{site.scope}::" if site.scope else ""
-            args = (f"<def:{symbol_id(path, parent + args[0])}>", *args[1:])
-        for t in targets:
-            callee = self.r.scopes.get(t.id)
-            if callee is None or callee.definition is None or callee.definition.signature is None:
-                continue
-            params = callee.definition.signature.params
-            offset = 1 if t.bound else 0
-            for i, arg in enumerate(args):
-                j = i + offset
-                if arg is not None and j < len(params) and params[j].kind in ("positional", "positional_only"):
-                    self.r.param_flow[(t.id, params[j].name)].append((arg, scope))
-            for name, arg in site.kwargs:
-                if arg is not None:
-                    self.r.param_flow[(t.id, name)].append((arg, scope))
+    def _record_flow(self, path: str, site: CallSite, targets: Sequence[Target]) -> None:
+        if not site.args and not site.kwargs:
+            return
+        for key, flow in site_flows(path, site, targets, self.params_of):
+            self.r.param_flow[key].append(flow)
+
+    def params_of(self, callee_id: str) -> tuple[Param, ...] | None:
+        """The parameters of a function or method of the revision (None for anything else)."""
+        callee = self.r.scopes.get(callee_id)
+        if callee is None or callee.definition is None or callee.definition.signature is None:
+            return None
+        return callee.definition.signature.params
 
     def _emit(self, path: str, site: CallSite, targets: list[Target], status: str) -> None:
         caller = symbol_id(path, site.scope)
@@ -250,10 +342,16 @@ class _Linker:
 
     # --------------------------------------------------------------- classes
 
-    def _class_edges(self) -> None:
+    def class_edges(self, paths: Collection[str] | None = None, each: Callable[[str], None] | None = None) -> None:
+        """Inherits and overrides edges of the classes in ``paths`` (all files by default).
+
+        ``each(class_id)`` is called before each class is linked.
+        """
         for sid, scope in self.r.scopes.items():
-            if scope.kind != "class":
+            if scope.kind != "class" or (paths is not None and scope.path not in paths):
                 continue
+            if each is not None:
+                each(sid)
             for base in self.r.class_bases(sid):
                 if base[0] == "S" and self.r.scopes[base[1]].kind == "class":
                     self.edges.add(sid, base[1], "inherits", "resolved", 0)
@@ -286,13 +384,16 @@ class _Linker:
 
     # -------------------------------------------------------------- fixtures
 
-    def _fixture_edges(self) -> None:
+    def fixture_edges(self, paths: Collection[str] | None = None) -> None:
+        """Uses-fixture edges of the tests and fixtures in ``paths`` (all files by default)."""
         fixtures = self._fixtures()
         if not fixtures:
             return
         for sid, scope in self.r.scopes.items():
             d = scope.definition
-            if d is None or d.signature is None or (not is_test_file(scope.path) and basename(scope.path) != "conftest.py"):
+            if d is None or d.signature is None or (paths is not None and scope.path not in paths):
+                continue
+            if not is_test_file(scope.path) and basename(scope.path) != "conftest.py":
                 continue
             for p in d.signature.params:
                 target = self._visible_fixture(fixtures, scope.path, p.name, sid)

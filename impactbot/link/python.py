@@ -213,6 +213,7 @@ class Resolver:
         self._memo: dict[tuple[str, str], tuple[Values | None, bool]] = {}
         self._wrappers: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
+        self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, bool]] = {}
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self._mro: dict[str, tuple[str, ...]] = {}
@@ -337,6 +338,22 @@ class Resolver:
 
     def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
         """Look ``attr`` up along the MRO; returns (values, owning class) or None."""
+        key = (class_id, attr, start)
+        hit = self._members_memo.get(key)
+        if hit is not None:
+            self.touched_param |= hit[1]
+            return hit[0]
+        outer, outer_truncated = self.touched_param, self.truncated
+        self.touched_param = self.truncated = False
+        result = self._class_member(class_id, attr, start)
+        touched, truncated = self.touched_param, self.truncated
+        if not truncated:
+            self._members_memo[key] = (result, touched)
+        self.touched_param = outer or touched
+        self.truncated = outer_truncated or truncated
+        return result
+
+    def _class_member(self, class_id: str, attr: str, start: int) -> tuple[Values, str | None] | None:
         for cls in self.mro(class_id)[start:]:
             if cls.startswith("X:"):
                 return {EXTERNAL: False}, None
@@ -351,6 +368,12 @@ class Resolver:
         return None
 
     # ---------------------------------------------------------------- names
+
+    def forget(self) -> None:
+        """Drop memoised answers (arguments have flowed since they were computed)."""
+        self._memo.clear()
+        self._members_memo.clear()
+        self._wrappers.clear()
 
     def resolve(self, expr: str | None, scope_id: str) -> Values | None:
         """Values an expression may have in a scope; None when a name is undefined."""
