@@ -43,7 +43,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from impactbot import model
-from impactbot.model import FileFacts, LinkedGraph
+from impactbot.model import FileFacts, LinkedGraph, Report
 
 logger = logging.getLogger(__name__)
 
@@ -439,6 +439,17 @@ class Cache:
         if rows:
             self._write((_INSERT_GRAPHS, rows), (_PRUNE_GRAPHS, [(self._max_graphs,)]))
 
+    def get_report(self, key: str) -> Report | None:
+        """A whole report stored under ``key`` (same commits, same settings), or None."""
+        key = "report:" + key
+        return self._decoded(self._select(_SELECT_GRAPHS, (), [key]), _decode_report).get(key)
+
+    def put_report(self, key: str, report: Report) -> None:
+        """Store a report; it shares the graphs' table and their pruning."""
+        rows = [(k, time.time(), data) for k, data in _encode_all([("report:" + key, report)])]
+        if rows:
+            self._write((_INSERT_GRAPHS, rows), (_PRUNE_GRAPHS, [(self._max_graphs,)]))
+
     def get_embeddings(self, model: str, keys: Sequence[str]) -> dict[str, list[float]]:
         """The cached vectors of ``model`` by text hash, as float32 values in lists."""
         return self._decoded(self._select(_SELECT_EMBEDDINGS, (model,), keys), _unpack_vector)
@@ -568,6 +579,10 @@ def _decode_facts(data: bytes) -> FileFacts:
 
 def _decode_graph(data: bytes) -> LinkedGraph:
     return decode(data, LinkedGraph)
+
+
+def _decode_report(data: bytes) -> Report:
+    return decode(data, Report)
 
 
 def _encode_all(items: Iterable[tuple[K, object]]) -> list[tuple[K, bytes]]:

@@ -283,13 +283,14 @@ def _publish(report: Report, settings: Settings, opts: dict[str, Any]) -> None:
 
 
 def _render(report: Report, fmt: str, settings: Settings, *, color: bool) -> str:
-    import json
-
-    from impactbot.render import RenderOptions, render_markdown, render_text
-    from impactbot.report import report_to_json
-
     if fmt == "json":
+        import json
+
+        from impactbot.report import report_to_json
+
         return json.dumps(report_to_json(report), indent=2) + "\n"
+    from impactbot.render import RenderOptions, render_markdown, render_text
+
     if fmt == "markdown":
         return render_markdown(report, RenderOptions(top=settings.top, repo_url=_repo_url()))
     return render_text(report, color=color)

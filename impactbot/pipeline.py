@@ -12,7 +12,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from posixpath import basename
 from typing import Protocol
@@ -22,7 +22,6 @@ from impactbot.config import Settings
 from impactbot.diff import changed_symbols
 from impactbot.extract import EXTRACTOR_VERSION, language_for
 from impactbot.extract.pool import extract_all
-from impactbot.impact import SymbolGraph, walk
 from impactbot.link import LINK_VERSION, link
 from impactbot.model import (
     ChangedSymbol,
@@ -197,6 +196,18 @@ def run_all_reason(changes: ChangeSet) -> str | None:
     return None
 
 
+def report_key(changes: ChangeSet, settings: Settings, semantic: bool) -> str | None:
+    """Reports of two commits depend only on them, the settings and the versions."""
+    if changes.head.worktree or settings.time_budget:
+        return None
+    from impactbot import __version__
+
+    parts = (changes.base.commit, changes.head.commit, settings.depth, settings.hub_cap, settings.include,
+             settings.exclude, settings.max_impacted, semantic and settings.model, EXTRACTOR_VERSION,
+             LINK_VERSION, __version__, changes.base.ref, changes.head.ref)
+    return hashlib.sha1(repr(parts).encode()).hexdigest()
+
+
 def analyse(
     changes: ChangeSet,
     settings: Settings,
@@ -206,7 +217,32 @@ def analyse(
     embedder: Embedder | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Report:
-    """Analyse a change set: the whole flow from blobs to the report."""
+    """Analyse a change set, or return the report of the same analysis from the cache."""
+    started = time.monotonic()
+    key = report_key(changes, settings, embedder is not None)
+    cached = cache.get_report(key) if key else None
+    if cached is not None:
+        files = cached.stats.files_parsed + cached.stats.files_cached
+        return replace(cached, stats=Stats(0, files, round(time.monotonic() - started, 3)))
+    report = _analyse(changes, settings, repo=repo, cache=cache, embedder=embedder, progress=progress)
+    if key and report.status == "complete" and not report.notes:
+        cache.put_report(key, report)
+    return report
+
+
+def _analyse(
+    changes: ChangeSet,
+    settings: Settings,
+    *,
+    repo: BlobReader,
+    cache: Cache,
+    embedder: Embedder | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
+    """The whole flow from blobs to the report."""
+    # imported here: a report served from the cache needs neither (networkx alone is 0.2 s)
+    from impactbot.impact import SymbolGraph, walk
+
     started = time.monotonic()
     deadline = started + settings.time_budget if settings.time_budget else None
     store = FactStore(repo, cache, deadline=deadline, progress=progress)
