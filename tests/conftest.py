@@ -16,6 +16,21 @@ from pygit2.enums import ConfigLevel
 _CONFIG_LEVELS = (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/*.md from the current renderer (review the diff before committing)",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """Whether golden files are rewritten instead of compared."""
+    return bool(request.config.getoption("--update-golden", default=False))
+
+
 @pytest.fixture(autouse=True)
 def isolated_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No user or system git config, a fixed time zone and locale."""

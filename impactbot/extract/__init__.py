@@ -22,7 +22,7 @@ def _grammar_version() -> str:
         return "unknown"
 
 
-EXTRACTOR_VERSION = f"python-1+tree-sitter-python-{_grammar_version()}"
+EXTRACTOR_VERSION = f"python-2+tree-sitter-python-{_grammar_version()}"
 
 _LANGUAGES = {".py": "python", ".pyi": "python"}
 
@@ -43,5 +43,6 @@ def extract(data: bytes, language: str) -> FileFacts:
     """
     if language == "python":
         return extract_python(data)
-    return FileFacts(language=language, definitions=(), calls=(), imports=(),
-                     error=f"unsupported language {language!r}")  # fmt: skip
+    return FileFacts(
+        language=language, definitions=(), calls=(), imports=(), error=f"unsupported language {language!r}"
+    )

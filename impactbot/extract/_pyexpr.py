@@ -25,25 +25,48 @@ _QUOTES = frozenset(b"'\"")
 _UNIONS = frozenset({"Optional", "Union"})
 _SEQUENCES = frozenset(
     {
-        "list", "List", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet",
-        "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Container",
-        "Reversible", "Generator", "AsyncIterable", "AsyncIterator", "AsyncGenerator",
-        "deque", "Deque", "KeysView", "ValuesView", "tuple", "Tuple",
+        "list",
+        "List",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "AbstractSet",
+        "MutableSet",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "Container",
+        "Reversible",
+        "Generator",
+        "AsyncIterable",
+        "AsyncIterator",
+        "AsyncGenerator",
+        "deque",
+        "Deque",
+        "KeysView",
+        "ValuesView",
+        "tuple",
+        "Tuple",
     }
-)  # fmt: skip
+)
 _MAPPINGS = frozenset(
     {
-        "dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict",
-        "OrderedDict", "ChainMap",
+        "dict",
+        "Dict",
+        "Mapping",
+        "MutableMapping",
+        "defaultdict",
+        "DefaultDict",
+        "OrderedDict",
+        "ChainMap",
     }
-)  # fmt: skip
+)
 _CLASS_OF = frozenset({"type", "Type"})
-_WRAPPERS = frozenset(
-    {"Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly", "InitVar"}
-)
-_OPAQUE = frozenset(
-    {"Literal", "Callable", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"}
-)
+_WRAPPERS = frozenset({"Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly", "InitVar"})
+_OPAQUE = frozenset({"Literal", "Callable", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"})
 
 
 def string_body(text: bytes) -> tuple[bytes, bytes] | None:
@@ -94,16 +117,14 @@ class Expressions:
         self._conditional = g.kinds("conditional_expression")
         self._boolean = g.kinds("boolean_operator")
         self._sequences = g.kinds("list", "tuple", "set", "expression_list")
-        self._comprehensions = g.kinds("list_comprehension", "set_comprehension",
-                                       "generator_expression")  # fmt: skip
+        self._comprehensions = g.kinds("list_comprehension", "set_comprehension", "generator_expression")
         self._dictionary = g.kinds("dictionary")
         self._dict_comprehension = g.kinds("dictionary_comprehension")
         self._pair = g.kinds("pair")
         self._splat = g.kinds("list_splat", "list_splat_pattern")
         self._dict_splat = g.kinds("dictionary_splat")
         self._lambda = g.kinds("lambda")
-        self._unpack = g.kinds("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list",
-                               "expression_list")  # fmt: skip
+        self._unpack = g.kinds("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list")
         self._type = g.kinds("type")
         self._union = g.kinds("union_type", "binary_operator")
         self._generic = g.kinds("generic_type")
@@ -199,10 +220,8 @@ class Expressions:
         if target.kind_id in self._unpack and value.kind_id in self._sequences:
             targets, sources = self.named(target), self.named(value)
             starred = self._splat
-            if len(targets) == len(sources) and not any(
-                n.kind_id in starred for n in (*targets, *sources)
-            ):
-                return [p for t, v in zip(targets, sources) for p in self.bind_value(t, v)]
+            if len(targets) == len(sources) and not any(n.kind_id in starred for n in (*targets, *sources)):
+                return [p for t, v in zip(targets, sources, strict=True) for p in self.bind_value(t, v)]
         return self.bind(target, self.values(value))
 
     # ------------------------------------------------------------ annotations
@@ -220,8 +239,7 @@ class Expressions:
             return [v for part in self.named(node) for v in self.instances(part)]
         if kind in self._generic:
             parts = self.named(node)
-            params = [p for q in parts[1:] if q.kind_id in self._type_parameter
-                      for p in self.named(q)]  # fmt: skip
+            params = [p for q in parts[1:] if q.kind_id in self._type_parameter for p in self.named(q)]
             return self._generic_instances(parts[0], params) if parts else []
         if kind == self._subscript:
             head = node.child_by_field_id(self._f_value)
@@ -249,17 +267,19 @@ class Expressions:
             members = params[-1:] if last in _MAPPINGS else params
             if last not in ("tuple", "Tuple"):
                 members = members[:1]
-            return [("[]" + s, v) for p in members if p.kind_id not in self._ellipsis
-                    for s, v in self.instances(p)]  # fmt: skip
+            return [("[]" + s, v) for p in members if p.kind_id not in self._ellipsis for s, v in self.instances(p)]
         return [("", name + "()")]
 
     def _string_instances(self, node: Node) -> list[tuple[str, str]]:
         split = string_body(node.text or b"")
-        if split is None or b"f" in split[0] or not split[1].strip():
+        if split is None or 0x66 in split[0] or not split[1].strip():  # 0x66: an f-string
             return []
         tree = self._g.parser.parse(split[1].strip())
-        statement = tree.root_node.named_child(0)
-        if tree.root_node.has_error or statement is None or statement.named_child_count != 1:
+        root = tree.root_node
+        if root.has_error or root.named_child_count != 1:
+            return []
+        statement = root.named_child(0)
+        if statement is None or statement.named_child_count != 1:
             return []
         expression = statement.named_child(0)
         return [] if expression is None else self.instances(expression)

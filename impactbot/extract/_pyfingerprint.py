@@ -23,8 +23,11 @@ and the pieces are then handed to their owners.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from hashlib import blake2b
+from itertools import pairwise
+from operator import attrgetter
 
 from tree_sitter import Node
 
@@ -37,6 +40,7 @@ _DOC_OPEN, _DOC_CLOSE = 0x10, 0x11
 _ONE_TUPLE, _ONE_INDEX = 0x12, 0x13
 _WORD_SPACE = 0x7F
 _SPACES = frozenset(b" \t\r\n\x0b\x0c;")
+_QUOTE_BYTES = frozenset(b"'\"")
 
 # Inside a string literal: whitespace, ',' and ';' become control bytes so that
 # the code-level normalisation below cannot touch them.
@@ -51,18 +55,38 @@ _RELATIVE = [
     )
     for base in range(_MAX_DEPTH + 1)
 ]
+_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
 _CUT = b"\x00"  # separates pieces of different owners while normalising
 _NEEDED_SPACE = re.compile(rb" (?<=[\w\x80-\xff] ) *(?=[\w\x80-\xff])")
 
 # A parenthesized expression directly under one of these only groups what the
 # context already groups (black adds such parens when it wraps long lines).
 _PAREN_SAFE_PARENTS = (
-    "return_statement", "expression_statement", "assignment", "augmented_assignment",
-    "if_statement", "elif_clause", "while_statement", "argument_list", "keyword_argument",
-    "default_parameter", "typed_default_parameter", "list", "set", "tuple", "expression_list",
-    "pair", "parenthesized_expression", "assert_statement", "delete_statement",
-    "for_statement", "for_in_clause", "with_item", "yield", "decorator",
-)  # fmt: skip
+    "return_statement",
+    "expression_statement",
+    "assignment",
+    "augmented_assignment",
+    "if_statement",
+    "elif_clause",
+    "while_statement",
+    "argument_list",
+    "keyword_argument",
+    "default_parameter",
+    "typed_default_parameter",
+    "list",
+    "set",
+    "tuple",
+    "expression_list",
+    "pair",
+    "parenthesized_expression",
+    "assert_statement",
+    "delete_statement",
+    "for_statement",
+    "for_in_clause",
+    "with_item",
+    "yield",
+    "decorator",
+)
 
 
 class Span:
@@ -80,33 +104,40 @@ class Fingerprinter:
     """Normalised own-code text of every definition in a file."""
 
     def __init__(self, g: Grammar) -> None:
-        self._comment = g.kind("comment")
-        self._definitions = g.kinds("function_definition", "class_definition",
-                                    "decorated_definition")  # fmt: skip
+        self._definitions = g.kinds("function_definition", "class_definition", "decorated_definition")
         self._safe_parents = g.kinds(*_PAREN_SAFE_PARENTS)
         self._subscript = g.kind("subscript")
         self._comma = g.token_kinds(",")
         self._f_value = g.fields["value"]
 
-    def texts(self, data: bytes, caps: dict[str, list[Node]], spans: Sequence[Span]) -> list[bytes]:
+    def texts(
+        self,
+        data: bytes,
+        caps: dict[str, list[Node]],
+        spans: Sequence[Span],
+        docstrings: set[int],
+        decorated: set[int],
+    ) -> list[bytes]:
         """Normalised text of the module (index 0) and of each span, in order.
 
         ``spans`` must be sorted by start; each covers a def or class from its
-        first decorator to its end.
+        first decorator to its end. ``docstrings`` holds the start of each
+        docstring, ``decorated`` the start of each def/class node that sits
+        under decorators (the decorated_definition is the statement).
         """
-        buf = bytearray(data.replace(_CUT, b"\x01") if _CUT in data else data)
+        buf = bytearray(data.replace(_CUT, b"\x01") if 0 in data else data)
         for node in caps.get("comment", ()):
             buf[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
-        self._strings(buf, caps.get("string", []), caps.get("doc", ()))
+        self._strings(buf, caps.get("string", []), docstrings)
         self._parens(buf, caps.get("paren", ()))
         self._one_element(buf, caps.get("tuple", ()), caps.get("sub", ()))
-        depths, leading = self._statements(buf, caps.get("stmt", []))
+        depths, leading = self._statements(buf, caps.get("stmt", []), caps.get("compound", []), decorated)
         cuts, owners, children = _pieces(spans, len(buf))
-        pieces = _normalise(_CUT.join([buf[a:b] for a, b in zip(cuts, cuts[1:])])).split(_CUT)
+        pieces = _normalise(_CUT.join([buf[a:b] for a, b in pairwise(cuts)])).split(_CUT)
         parts: list[list[bytes]] = [[] for _ in range(len(spans) + 1)]
         if leading:  # the first statement starts at byte 0: no byte to mark
             parts[0].append(bytes((_DEPTH0,)))
-        for owner, piece, child in zip(owners, pieces, children):
+        for owner, piece, child in zip(owners, pieces, children, strict=True):
             own = parts[owner]
             own.append(piece)
             if child and owner:  # the module's text leaves definitions out entirely
@@ -114,20 +145,37 @@ class Fingerprinter:
                 depth = min(depths.get(span.start, 0), _MAX_DEPTH)
                 own.append(bytes((_DEPTH0 + depth,)) + span.placeholder)
         bases = [0] + [min(depths.get(span.start, 0) + 1, _MAX_DEPTH) for span in spans]
-        return [b"".join(own).translate(_RELATIVE[base]) for own, base in zip(parts, bases)]
+        return [b"".join(own).translate(_RELATIVE[base]) for own, base in zip(parts, bases, strict=True)]
 
     # ------------------------------------------------------------ in place
 
-    def _strings(self, buf: bytearray, strings: list[Node], docs: Sequence[Node]) -> None:
-        doc_starts = {node.start_byte for node in docs}
-        strings.sort(key=_start)
+    def _strings(self, buf: bytearray, strings: list[Node], docstrings: set[int]) -> None:
         covered = -1
-        for node in strings:
-            start = node.start_byte
+        for start, end in sorted(zip(map(_START, strings), map(_END, strings))):
             if start < covered:
                 continue  # a string inside an f-string replacement field
-            covered = end = node.end_byte
-            _mark_string(buf, start, end, start in doc_starts)
+            covered = end
+            quote = start
+            if buf[quote] not in _QUOTE_BYTES:
+                while quote < end and buf[quote] not in _QUOTE_BYTES:
+                    quote += 1
+                if quote >= end:
+                    continue
+                # black lowercases prefixes and drops 'u'
+                buf[start:quote] = bytes(buf[start:quote]).lower().replace(b"u", b" ")
+            q = buf[quote]
+            width = 3 if end - quote >= 6 and buf[quote + 1] == q == buf[quote + 2] else 1
+            if end - quote < 2 * width or buf[end - 1] != q:
+                continue  # unterminated: leave it as code
+            if start in docstrings:
+                _mark_docstring(buf, quote, end, width)
+                continue
+            inner = slice(quote + width, end - width)
+            buf[inner] = bytes(buf[inner]).translate(_IN_STRING)
+            buf[quote] = _STRING_OPEN
+            buf[end - 1] = _STRING_CLOSE
+            if width == 3:
+                buf[quote + 1] = buf[quote + 2] = buf[end - 3] = buf[end - 2] = 0x22
 
     def _parens(self, buf: bytearray, parens: Sequence[Node]) -> None:
         safe, subscript, f_value = self._safe_parents, self._subscript, self._f_value
@@ -160,28 +208,44 @@ class Fingerprinter:
                 if bracket != -1:
                     buf[bracket] = _ONE_INDEX
 
-    def _statements(self, buf: bytearray, stmts: list[Node]) -> tuple[dict[int, int], bool]:
+    def _statements(
+        self, buf: bytearray, simple: list[Node], compound: list[Node], decorated: set[int]
+    ) -> tuple[dict[int, int], bool]:
         """Mark each statement start with its depth; return def depths by start.
 
-        A statement's depth is the number of statements around it (each block
-        belongs to exactly one compound statement). The marker replaces the
-        byte before the statement: a newline, an indent or a ``;``. Definitions
-        get no marker: their placeholder carries it.
+        A statement's depth is the number of compound statements around it
+        (each block belongs to exactly one). The marker replaces the byte
+        before the statement: a newline, an indent or a ``;``. Definitions get
+        no marker: their placeholder carries it.
         """
-        comment, definitions = self._comment, self._definitions
-        open_ends: list[int] = []
+        definitions = self._definitions
         depths: dict[int, int] = {}
-        leading = False
-        for start, end, kind in sorted([(n.start_byte, n.end_byte, n.kind_id) for n in stmts]):
-            if kind == comment:
-                continue
+        # Depth as a step function of the byte offset, built from the compound
+        # statements; simple statements (most of them) then need one bisect.
+        bounds, levels = [0], [0]
+        open_ends: list[int] = []
+        starts = []
+        for start, end, kind in sorted([(n.start_byte, n.end_byte, n.kind_id) for n in compound]):
+            if start in decorated:
+                continue  # the decorated_definition around it is the statement
             while open_ends and open_ends[-1] <= start:
-                open_ends.pop()
+                bounds.append(open_ends.pop())
+                levels.append(len(open_ends))
             depth = len(open_ends)
-            open_ends.append(end)
             if kind in definitions:
                 depths[start] = depth
-            elif start == 0:
+            else:
+                starts.append((start, depth))
+            open_ends.append(end)
+            bounds.append(start)
+            levels.append(depth + 1)
+        while open_ends:
+            bounds.append(open_ends.pop())
+            levels.append(len(open_ends))
+        starts.extend((start, levels[bisect_right(bounds, start) - 1]) for start in [n.start_byte for n in simple])
+        leading = False
+        for start, depth in starts:
+            if start == 0:
                 leading = True
             elif buf[start - 1] in _SPACES:
                 buf[start - 1] = _DEPTH0 + min(depth, _MAX_DEPTH)
@@ -191,10 +255,6 @@ class Fingerprinter:
 def fingerprint(texts: Sequence[bytes]) -> str:
     """The short stable hash of one symbol's normalised text(s)."""
     return blake2b(b"\x00".join(texts), digest_size=16).hexdigest()
-
-
-def _start(node: Node) -> int:
-    return node.start_byte
 
 
 def _pieces(spans: Sequence[Span], size: int) -> tuple[list[int], list[int], list[int]]:
@@ -224,30 +284,18 @@ def _pieces(spans: Sequence[Span], size: int) -> tuple[list[int], list[int], lis
     return cuts, owners, children
 
 
-def _mark_string(buf: bytearray, start: int, end: int, docstring: bool) -> None:
-    quote = start
-    while quote < end and buf[quote] not in (0x22, 0x27):
-        quote += 1
-    if quote >= end:
-        return
-    if quote > start:  # black lowercases prefixes and drops 'u'
-        prefix = bytes(buf[start:quote]).lower()
-        buf[start:quote] = prefix.replace(b"u", b" ")
-    q = buf[quote]
-    width = 3 if end - quote >= 6 and buf[quote + 1] == q == buf[quote + 2] else 1
-    if end - quote < 2 * width or buf[end - 1] != q:
-        return  # unterminated: leave it as code
+def _mark_docstring(buf: bytearray, quote: int, end: int, width: int) -> None:
+    """Docstring content keeps its whitespace unescaped, so it is normalised."""
     inner = slice(quote + width, end - width)
-    buf[inner] = bytes(buf[inner]).translate(_IN_DOCSTRING if docstring else _IN_STRING)
-    buf[quote] = _DOC_OPEN if docstring else _STRING_OPEN
-    buf[end - 1] = _DOC_CLOSE if docstring else _STRING_CLOSE
-    if width == 3:
-        filler = 0x20 if docstring else 0x22
-        buf[quote + 1] = buf[quote + 2] = buf[end - 3] = buf[end - 2] = filler
+    buf[inner] = bytes(buf[inner]).translate(_IN_DOCSTRING)
+    buf[quote] = _DOC_OPEN
+    buf[end - 1] = _DOC_CLOSE
+    if width == 3:  # a docstring in triple quotes equals the same one in single quotes
+        buf[quote + 1] = buf[quote + 2] = buf[end - 3] = buf[end - 2] = 0x20
 
 
 def _normalise(text: bytes) -> bytes:
-    if b"\\" in text:
+    if 0x5C in text:  # a backslash: maybe a line continuation
         text = text.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
     text = text.translate(_WHITESPACE, b";")
     text = _NEEDED_SPACE.sub(bytes((_WORD_SPACE,)), text).translate(None, b" ")

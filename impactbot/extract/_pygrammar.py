@@ -13,10 +13,13 @@ from tree_sitter import Language, Parser, Query
 from tree_sitter_python import language as _python_language
 
 # One query, one pass over the tree in C. Each capture name feeds one handler in
-# python.py; the fingerprint uses the last group. Capture lists come back grouped
+# python.py; the fingerprint uses comment..stmt. Capture lists come back grouped
 # by name but NOT in source order, so every consumer sorts or keys by position.
+# Single-node patterns only: a nested pattern such as (block (_) @stmt) costs
+# as much as three plain ones.
 QUERY_SOURCE = """
 [(function_definition) (class_definition)] @def
+(decorated_definition) @decorated
 (call) @call
 (attribute) @attr
 (subscript) @sub
@@ -31,18 +34,27 @@ QUERY_SOURCE = """
 [(global_statement) (nonlocal_statement)] @scopedecl
 (except_clause) @except
 (named_expression) @walrus
-(if_statement) @if
+(if_statement
+  condition: [(identifier) (attribute) (false) (integer)] @dead.condition
+  consequence: (block) @dead
+  (#match? @dead.condition "^(TYPE_CHECKING|False|0|[A-Za-z_][A-Za-z0-9_.]*[.]TYPE_CHECKING)$"))
 (delete_statement) @del
 (type) @type
 (comment) @comment
 (string) @string
 (parenthesized_expression) @paren
 (tuple) @tuple
-(block (_) @stmt)
-(module (_) @stmt)
-(module . (expression_statement . (string) @doc .))
-(function_definition body: (block . (expression_statement . (string) @doc .)))
-(class_definition body: (block . (expression_statement . (string) @doc .)))
+[
+  (expression_statement) (return_statement) (pass_statement) (import_statement)
+  (import_from_statement) (future_import_statement) (raise_statement) (assert_statement)
+  (delete_statement) (break_statement) (continue_statement) (global_statement)
+  (nonlocal_statement) (print_statement) (exec_statement) (type_alias_statement)
+] @stmt
+[
+  (if_statement) (for_statement) (while_statement) (try_statement) (with_statement)
+  (match_statement) (case_clause) (function_definition) (class_definition)
+  (decorated_definition)
+] @compound
 """
 
 _FIELDS = (

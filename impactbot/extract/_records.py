@@ -16,9 +16,17 @@ from typing import Any
 from impactbot.model import Binding, BindingKind, CallKind, CallSite
 
 _CALL_FIELDS = (
-    "scope", "callee", "line", "kind", "positional", "keywords", "star", "starstar", "args",
+    "scope",
+    "callee",
+    "line",
+    "kind",
+    "positional",
+    "keywords",
+    "star",
+    "starstar",
+    "args",
     "kwargs",
-)  # fmt: skip
+)
 _BINDING_FIELDS = ("scope", "target", "value", "line", "kind")
 
 
@@ -46,8 +54,7 @@ def call_site(
 ) -> CallSite:
     """``CallSite(...)`` with every field given, built without ``__init__``."""
     if _CALL is None:
-        return CallSite(scope, callee, line, kind, positional, keywords, star, starstar, args,
-                        kwargs)  # fmt: skip
+        return CallSite(scope, callee, line, kind, positional, keywords, star, starstar, args, kwargs)
     site = object.__new__(CallSite)
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _CALL
     s0(site, scope)

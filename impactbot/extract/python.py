@@ -15,12 +15,13 @@ million times on a Django-sized tree.
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
 from tree_sitter import Node, QueryCursor
 
-from impactbot.extract._pyexpr import Expressions, Values, elements, string_body
+from impactbot.extract._pyexpr import _DOTTED, Expressions, Values, elements, string_body
 from impactbot.extract._pyfingerprint import Fingerprinter, Span, fingerprint
 from impactbot.extract._pygrammar import Grammar, grammar
 from impactbot.extract._records import binding, call_site
@@ -38,27 +39,71 @@ from impactbot.model import (
 )
 
 _BINARY = {
-    "+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
-    "%": "__mod__", "**": "__pow__", "@": "__matmul__", "<<": "__lshift__", ">>": "__rshift__",
-    "&": "__and__", "|": "__or__", "^": "__xor__",
-}  # fmt: skip
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+    "@": "__matmul__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+}
 _AUGMENTED = {op + "=": "__i" + dunder[2:] for op, dunder in _BINARY.items()}
 _COMPARE = {
-    "==": "__eq__", "!=": "__ne__", "<>": "__ne__", "<": "__lt__", "<=": "__le__",
-    ">": "__gt__", ">=": "__ge__",
-}  # fmt: skip
+    "==": "__eq__",
+    "!=": "__ne__",
+    "<>": "__ne__",
+    "<": "__lt__",
+    "<=": "__le__",
+    ">": "__gt__",
+    ">=": "__ge__",
+}
 _CONTAINS = frozenset({"in", "not in"})
 _UNARY = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
-_DEAD_CONDITIONS = frozenset({b"TYPE_CHECKING", b"False", b"0"})
 _CONTAINER_METHODS = (".append", ".add", ".extend")
+
+# A call whose callee is a (dotted) name and whose arguments are names, dotted
+# names, numbers or plain strings, optionally as keyword=value: two calls in
+# three. Their facts are read off the text; everything else goes through the
+# tree. The pattern is unambiguous (no nested choice can split the same text
+# two ways), so a near miss fails in linear time.
+_SIMPLE_CALL = re.compile(
+    rb"([A-Za-z_][A-Za-z0-9_.]*)\(([A-Za-z0-9_.,=\s]*(?:(?:\"[^\"\\\n]*\"|'[^'\\\n]*')[A-Za-z0-9_.,=\s]*)*)\)"
+)
+_STRINGS = re.compile(rb"(?<![A-Za-z0-9_])[rRbBuUfF]{0,2}(?:\"[^\"]*\"|'[^']*')")
+_WORDS_APART = re.compile(rb"[A-Za-z0-9_.]\s+[A-Za-z0-9_.]").search
+_ArgumentFacts = tuple[tuple["str | None", ...], tuple[str, ...], tuple[tuple[str, "str | None"], ...]]
+# Argument lists repeat a lot ("()", "(self)", "(request)"); results are immutable.
+_ARGUMENTS_SEEN: dict[bytes, _ArgumentFacts | None] = {}
+_NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_LITERAL_NAMES = frozenset({"True", "False", "None"})
+_NEEDS_TIDY = re.compile(r"\s|,[)\]}]")
 
 # (node, name, kind, annotation, default) of one parameter
 _Parameter = tuple[Node, str, ParamKind, "Node | None", "Node | None"]
 
 
 def extract_python(data: bytes) -> FileFacts:
-    """FileFacts of one Python source blob. Pure; never raises on bad source."""
-    return _FileExtraction(_engine(), data).run()
+    """FileFacts of one Python source blob. Pure; never raises on bad source.
+
+    Source with syntax errors yields what could be read plus ``error``.
+    """
+    engine = _engine()
+    try:
+        return _FileExtraction(engine, data).run()
+    except Exception as exc:  # a tree shape no handler expected: report, never abort a run
+        return FileFacts(
+            language="python",
+            definitions=(Definition("", "module", 1, _line_count(data), fingerprint([data])),),
+            calls=(),
+            imports=(),
+            error=f"could not extract facts: {type(exc).__name__}: {exc}",
+        )
 
 
 # ------------------------------------------------------------------ per process
@@ -87,16 +132,39 @@ class _Engine:
         self.binary = g.kinds("binary_operator")
         self.unary = g.kinds("unary_operator")
         self.string = g.kinds("string")
+        self.expression_statement = g.kind("expression_statement")
+        self.generator = g.kinds("generator_expression")
         self.simple_values = g.kinds(
-            "identifier", "attribute", "call", "subscript", "string", "integer", "float",
-            "true", "false", "none", "concatenated_string", "binary_operator", "unary_operator",
-            "not_operator", "comparison_operator", "await",
-        )  # fmt: skip
+            "identifier",
+            "attribute",
+            "call",
+            "subscript",
+            "string",
+            "integer",
+            "float",
+            "true",
+            "false",
+            "none",
+            "concatenated_string",
+            "binary_operator",
+            "unary_operator",
+            "not_operator",
+            "comparison_operator",
+            "await",
+        )
         self.tuple_like = g.kinds("tuple", "expression_list", "pattern_list", "tuple_pattern")
         self.targets = g.kinds(
-            "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list",
-            "list_splat_pattern", "list_splat", "parenthesized_expression", "as_pattern_target",
-        )  # fmt: skip
+            "pattern_list",
+            "tuple_pattern",
+            "list_pattern",
+            "tuple",
+            "list",
+            "expression_list",
+            "list_splat_pattern",
+            "list_splat",
+            "parenthesized_expression",
+            "as_pattern_target",
+        )
         self.assign_token = g.token_kinds("=")
         self.as_pattern = g.kinds("as_pattern")
         self.with_clause = g.kinds("with_clause")
@@ -147,8 +215,10 @@ class _Ranges:
                 self._starts.append(start)
                 self._ends.append(end)
 
-    def __bool__(self) -> bool:
-        return bool(self._starts)
+    @classmethod
+    def of(cls, spans: Iterable[tuple[int, int]]) -> _Ranges | None:
+        ranges = cls(spans)
+        return ranges if ranges._starts else None
 
     def __contains__(self, pos: int) -> bool:
         i = bisect_right(self._starts, pos) - 1
@@ -187,8 +257,7 @@ class _Def:
 
     __slots__ = ("body", "decorated", "kind", "name", "node", "qualname", "start")
 
-    def __init__(self, node: Node, decorated: Node | None, qualname: str, kind: SymbolKind,
-                 body: Node | None) -> None:  # fmt: skip
+    def __init__(self, node: Node, decorated: Node | None, qualname: str, kind: SymbolKind, body: Node | None) -> None:
         self.node = node
         self.decorated = decorated
         self.qualname = qualname
@@ -209,29 +278,28 @@ class _FileExtraction:
         self.x = engine.x
         self.data = data
         self.tree = engine.g.parser.parse(data)
-        self.caps: dict[str, list[Node]] = QueryCursor(engine.g.query).captures(
-            self.tree.root_node
-        )
+        self.caps: dict[str, list[Node]] = QueryCursor(engine.g.query).captures(self.tree.root_node)
         self.defs = self._definitions()
-        self.scopes = _Scopes(sorted(
-            (d.body.start_byte, d.body.end_byte, d.qualname) for d in self.defs if d.body
-        ))  # fmt: skip
+        self.scopes = _Scopes(sorted((d.body.start_byte, d.body.end_byte, d.qualname) for d in self.defs if d.body))
         self.scope_at = self.scopes.at
-        self.dead = _Ranges(self._dead_spans())
-        self.types = _Ranges((n.start_byte, n.end_byte) for n in self._caps("type"))
+        # None when empty: the hot loops test `dead is not None` first
+        self.dead = _Ranges.of(self._dead_spans())
+        self.types = _Ranges.of((n.start_byte, n.end_byte) for n in self._caps("type"))
         self.sites: list[tuple[int, CallSite]] = []
+        self.callees: dict[int, str | None] = {}  # call node key -> callee, for `x = f()`
         self.first_ops: dict[tuple[str, str], tuple[int, Node]] = {}
         self.bindings: list[tuple[int, Binding]] = []
         self.attr_stores: set[int] = set()
         self.sub_stores: set[int] = set()
         self.sub_deletes: set[int] = set()
         self.sub_updates: set[int] = set()
-        self.all_events: list[tuple[int, str, Node]] = []
+        self.all_events: list[tuple[int, str, list[str] | None]] = []
 
     def _caps(self, name: str) -> list[Node]:
         return self.caps.get(name, [])
 
     def run(self) -> FileFacts:
+        self._calls()  # first: assignments reuse the rendered callees
         self._assignments()
         self._augmented()
         self._loops()
@@ -239,7 +307,6 @@ class _FileExtraction:
         self._deletes()
         self._returns()
         self._small_bindings()
-        self._calls()
         self._subscripts()
         self._operators()
         definitions = self._definition_facts()
@@ -257,13 +324,18 @@ class _FileExtraction:
         )
 
     def _live(self, node: Node) -> bool:
-        return not (self.dead and node.start_byte in self.dead)
+        return self.dead is None or node.start_byte not in self.dead
 
     # ------------------------------------------------------------ structure
 
     def _definitions(self) -> list[_Def]:
         e = self.e
         f_name, f_body = e.f["name"], e.f["body"]
+        decorators = {}  # def start -> the decorated_definition around it (Node.parent costs more)
+        for wrapper in self._caps("decorated"):
+            inner = wrapper.child_by_field_id(e.f["definition"])
+            if inner is not None:
+                decorators[inner.start_byte] = wrapper
         stack: list[tuple[int, _Def]] = []
         out: list[_Def] = []
         for node in sorted(self._caps("def"), key=_start):
@@ -279,8 +351,7 @@ class _FileExtraction:
                 kind = "class"
             elif outer is not None and outer.kind == "class":
                 kind = "method"
-            parent = node.parent
-            decorated = parent if parent is not None and parent.kind_id in e.decorated else None
+            decorated = decorators.get(node.start_byte)
             qualname = f"{outer.qualname}::{name}" if outer else name
             d = _Def(node, decorated, qualname, kind, node.child_by_field_id(f_body))
             stack.append((node.end_byte, d))
@@ -288,30 +359,15 @@ class _FileExtraction:
         return out
 
     def _dead_spans(self) -> list[tuple[int, int]]:
-        """Consequence blocks of ``if TYPE_CHECKING:``, ``if False:`` and ``if 0:``."""
-        f = self.e.f
-        spans = []
-        for node in self._caps("if"):
-            condition = node.child_by_field_id(f["condition"])
-            block = node.child_by_field_id(f["consequence"])
-            if condition is not None and block is not None and self._is_dead(condition):
-                spans.append((block.start_byte, block.end_byte))
-        return spans
-
-    def _is_dead(self, condition: Node) -> bool:
-        text = condition.text or b""
-        kind = condition.kind_id
-        if kind == self.e.identifier or kind in self.e.false or kind in self.e.integer:
-            return text in _DEAD_CONDITIONS
-        return kind == self.e.attribute and text.endswith(b".TYPE_CHECKING")
+        """Bodies of ``if TYPE_CHECKING:``, ``if typing.TYPE_CHECKING:``, ``if False:``
+        and ``if 0:`` (the query's predicate picks them; ``else`` stays live)."""
+        return [(n.start_byte, n.end_byte) for n in self._caps("dead")]
 
     # ------------------------------------------------------------- bindings
 
-    def _bind(self, pos: int, scope: str, pairs: Iterable[tuple[str, str | None]],
-              line: int, kind: BindingKind) -> None:  # fmt: skip
-        self.bindings.extend(
-            [(pos, binding(scope, target, value, line, kind)) for target, value in pairs]
-        )
+    def _bind(self, node: Node, scope: str, pairs: Iterable[tuple[str, str | None]], kind: BindingKind) -> None:
+        key, line = (node.start_byte << 32) | (_END - node.end_byte), node.start_point.row + 1
+        self.bindings.extend([(key, binding(scope, target, value, line, kind)) for target, value in pairs])
 
     def _mark_targets(self, node: Node) -> None:
         """Remember attribute and subscript store targets (they are not reads)."""
@@ -327,42 +383,48 @@ class _FileExtraction:
     def _assignments(self) -> None:
         e, x = self.e, self.x
         f_right = e.f["right"]
-        identifier, simple, assign_token = e.identifier, e.simple_values, e.assign_token
+        identifier, simple, assign_token, call = e.identifier, e.simple_values, e.assign_token, e.call
         expr, bounds, names, dead = x.expr, self.scopes.bounds, self.scopes.names, self.dead
-        out = self.bindings
+        out, callees = self.bindings, self.callees
         for node in self._caps("assign"):
-            left = node.child(0)
-            if left is None:
+            count = node.child_count
+            if count < 2:
                 continue
+            left = node.child(0)
             if left.kind_id != identifier:
                 self._mark_targets(left)
             pos = node.start_byte
-            if dead and pos in dead:
+            if dead is not None and pos in dead:
                 continue
             scope = names[bisect_right(bounds, pos) - 1]
             line = node.start_point.row + 1
-            second = node.child(1)
-            if second is not None and second.kind_id in assign_token:
-                value = node.child(2)
+            if count == 3 and node.child(1).kind_id in assign_token:
+                value: Node | None = node.child(2)
             else:
-                self._annotated(node, left, pos, scope, line)
+                self._annotated(node, left, scope)
                 value = node.child_by_field_id(f_right)
             while value is not None and value.kind_id == node.kind_id:  # a = b = v
                 value = value.child_by_field_id(f_right)
             if value is None:
                 continue
+            if not scope and left.text == b"__all__" and self._dunder_all(node, value, "set"):
+                continue
             if left.kind_id == identifier and value.kind_id in simple:
-                out.append((pos, binding(scope, _text(left), expr(value), line, "assign")))
+                if value.kind_id == call:  # the calls pass already rendered its callee
+                    callee = callees.get((value.start_byte << 32) | (_END - value.end_byte), _UNKNOWN)
+                    rendered = expr(value) if callee is _UNKNOWN else None if callee is None else callee + "()"
+                else:
+                    rendered = expr(value)
+                record = binding(scope, _text(left), rendered, line, "assign")
+                out.append(((pos << 32) | (_END - node.end_byte), record))
             else:
-                self._bind(pos, scope, x.bind_value(left, value), line, "assign")
-            if not scope and left.text == b"__all__":
-                self.all_events.append((pos, "set", value))
+                self._bind(node, scope, x.bind_value(left, value), "assign")
 
-    def _annotated(self, node: Node, left: Node, pos: int, scope: str, line: int) -> None:
+    def _annotated(self, node: Node, left: Node, scope: str) -> None:
         annotation = node.child_by_field_id(self.e.f["type"])
         if annotation is not None:
             pairs = self.x.bind(left, list(self.x.instances(annotation)))  # type: ignore[arg-type]
-            self._bind(pos, scope, pairs, line, "annotation")
+            self._bind(node, scope, pairs, "annotation")
 
     def _augmented(self) -> None:
         f, x = self.e.f, self.x
@@ -378,11 +440,11 @@ class _FileExtraction:
             if dunder:
                 self._op(node.start_byte, left, dunder, node)
             scope = self.scope_at(node.start_byte)
+            if not scope and left.text == b"__all__" and self._dunder_all(node, right, "extend"):
+                continue
             added = [(s, v) for s, v in x.values(right) if s]
             if added and operator.type in ("+=", "|="):
-                self._bind(node.start_byte, scope, x.bind(left, added), _line(node), "assign")
-            if scope == "" and left.text == b"__all__":
-                self.all_events.append((node.start_byte, "extend", right))
+                self._bind(node, scope, x.bind(left, added), "assign")
 
     def _loops(self) -> None:
         f, x = self.e.f, self.x
@@ -394,15 +456,15 @@ class _FileExtraction:
             self._mark_targets(left)
             if not self._live(node):
                 continue
-            first = node.child(0)
+            first = _child(node, 0)
             is_async = first is not None and first.kind_id in self.e.async_token
             self._op(node.start_byte, right, "__aiter__" if is_async else "__iter__", node)
             pairs = x.bind(left, elements(x.values(right)))
-            self._bind(node.start_byte, self.scope_at(node.start_byte), pairs, _line(node), "for")
+            self._bind(node, self.scope_at(node.start_byte), pairs, "for")
 
     def _withs(self) -> None:
         for node in self._caps("with"):
-            first = node.child(0)
+            first = _child(node, 0)
             is_async = first is not None and first.kind_id in self.e.async_token
             enter, leave = ("__aenter__", "__aexit__") if is_async else ("__enter__", "__exit__")
             for clause in node.named_children:
@@ -417,7 +479,7 @@ class _FileExtraction:
         alias = None
         if value.kind_id in self.e.as_pattern:
             alias = value.child_by_field_id(self.e.f["alias"])
-            value = value.named_child(0)
+            value = _named_child(value, 0)
             if alias is not None:
                 self._mark_targets(alias)
         if value is None or not self._live(statement):
@@ -427,8 +489,8 @@ class _FileExtraction:
         if alias is not None:
             base = self.x.expr(value)
             entered = None if base is None else f"{base}.{enter}()"
-            self._bind(item.start_byte, self.scope_at(item.start_byte),
-                       self.x.bind(alias, [("", entered)]), _line(item), "with")  # fmt: skip
+            pairs = self.x.bind(alias, [("", entered)])
+            self._bind(item, self.scope_at(item.start_byte), pairs, "with")
 
     def _deletes(self) -> None:
         for node in self._caps("del"):
@@ -451,19 +513,17 @@ class _FileExtraction:
             value = x.named(node)
             if value and self._live(node):
                 pairs = [("<return>" + s, v) for s, v in x.values(value[0])]
-                self._bind(node.start_byte, self.scope_at(node.start_byte), pairs, _line(node),
-                           "return")  # fmt: skip
+                self._bind(node, self.scope_at(node.start_byte), pairs, "return")
         for node in self._caps("yield"):
             value = x.named(node)
             if not value or not self._live(node):
                 continue
-            second = node.child(1)
+            second = _child(node, 1)
             values = x.values(value[-1])
             if second is not None and second.kind_id in self.e.from_token:
                 values = elements(values)
             pairs = [("<return>[]" + s, v) for s, v in values]
-            self._bind(node.start_byte, self.scope_at(node.start_byte), pairs, _line(node),
-                       "return")  # fmt: skip
+            self._bind(node, self.scope_at(node.start_byte), pairs, "return")
 
     def _small_bindings(self) -> None:
         """``except E as e``, ``(x := v)``, ``global x`` and ``nonlocal x``."""
@@ -473,86 +533,132 @@ class _FileExtraction:
             if value is None or value.kind_id not in self.e.as_pattern or not self._live(node):
                 continue
             alias = value.child_by_field_id(f["alias"])
-            types = value.named_child(0)
+            types = _named_child(value, 0)
             if alias is None or types is None:
                 continue
             members = x.named(types) if types.kind_id in self.e.tuple_like else [types]
             exprs = [x.expr(t) for t in members]
             pairs = x.bind(alias, [("", None if t is None else t + "()") for t in exprs])
-            self._bind(node.start_byte, self.scope_at(node.start_byte), pairs, _line(node),
-                       "except")  # fmt: skip
+            self._bind(node, self.scope_at(node.start_byte), pairs, "except")
         for node in self._caps("walrus"):
             name = node.child_by_field_id(f["name"])
             value = node.child_by_field_id(f["value"])
             if name is not None and value is not None and self._live(node):
-                self._bind(node.start_byte, self.scope_at(node.start_byte),
-                           x.bind(name, x.values(value)), _line(node), "assign")  # fmt: skip
+                pairs = x.bind(name, x.values(value))
+                self._bind(node, self.scope_at(node.start_byte), pairs, "assign")
         for node in self._caps("scopedecl"):
             if not self._live(node):
                 continue
             kind: BindingKind = "nonlocal" if node.kind_id in self.e.nonlocal_statement else "global"
             names = [(_text(n), None) for n in x.named(node) if n.kind_id == self.e.identifier]
-            self._bind(node.start_byte, self.scope_at(node.start_byte), names, _line(node), kind)
+            self._bind(node, self.scope_at(node.start_byte), names, kind)
 
     # ---------------------------------------------------------------- calls
 
     def _calls(self) -> None:
-        e = self.e
-        expr, bounds, names, dead = self.x.expr, self.scopes.bounds, self.scopes.names, self.dead
-        attribute, argument_list, keyword_argument, comment = (
-            e.attribute, e.argument_list, e.keyword_argument, e.comment)  # fmt: skip
-        list_splat, dict_splat = e.list_splat, e.dict_splat
-        attr_stores, sites = self.attr_stores, self.sites
+        data, sites, attr_stores = self.data, self.sites, self.attr_stores
+        bounds, names, dead = self.scopes.bounds, self.scopes.names, self.dead
+        simple, seen = _SIMPLE_CALL.fullmatch, _ARGUMENTS_SEEN
         for node in self._caps("call"):
-            function = node.child(0)
-            arguments = node.child(node.child_count - 1)
-            if function is None or arguments is None or arguments is function:
+            start, end = node.start_byte, node.end_byte
+            shape = simple(data, start, end)
+            if shape is not None:
+                inner = shape[2]
+                arguments = seen[inner] if inner in seen else _simple_arguments(inner)
+            if shape is None or arguments is None:
+                self._call(node)
                 continue
-            if function.kind_id == attribute:
-                attr_stores.add(function.end_byte)  # a method call, not an attribute read
-            start = node.start_byte
-            if dead and start in dead:
+            callee = shape[1].decode("ascii")
+            if "." in callee:
+                attr_stores.add(start + len(callee))  # a method call, not an attribute read
+            if dead is not None and start in dead:
                 continue
-            callee = expr(function)
-            star = starstar = False
-            positional: list[str | None] = []
-            keywords: list[str] = []
-            kwargs: list[tuple[str, str | None]] = []
-            if arguments.kind_id != argument_list:
-                positional.append(None)  # f(x for x in y)
-            elif arguments.named_child_count:
-                for arg in arguments.named_children:
-                    kind = arg.kind_id
-                    if kind == keyword_argument:
-                        keyword = _text(arg.child(0))  # type: ignore[arg-type]
-                        value = arg.child(arg.child_count - 1)
-                        keywords.append(keyword)
-                        kwargs.append((keyword, None if value is None else expr(value)))
-                    elif kind in list_splat:
-                        star = True
-                    elif kind in dict_splat:
-                        starstar = True
-                    elif kind != comment:
-                        positional.append(expr(arg))
+            args, keywords, kwargs = arguments
             scope = names[bisect_right(bounds, start) - 1]
-            args = tuple(positional)
-            sites.append((start, call_site(
-                scope, callee, node.start_point.row + 1, "call", len(args), tuple(keywords),
-                star, starstar, args, tuple(kwargs),
-            )))  # fmt: skip
-            if callee is not None and callee.endswith(_CONTAINER_METHODS):
+            line = node.start_point.row + 1
+            site = call_site(scope, callee, line, "call", len(args), keywords, False, False, args, kwargs)
+            key = (start << 32) | (_END - end)
+            sites.append((key, site))
+            self.callees[key] = callee
+            if callee.endswith(_CONTAINER_METHODS):
                 self._container_call(node, scope, callee, args, keywords)
 
-    def _container_call(self, node: Node, scope: str, callee: str,
-                        args: tuple[str | None, ...], keywords: list[str]) -> None:  # fmt: skip
+    def _call(self, node: Node) -> None:
+        """A call site read from the tree (nested calls, subscripts, splats, ...)."""
+        e = self.e
+        expr = self.x.expr
+        children = node.children
+        if len(children) < 2:
+            return
+        function = children[0]
+        arguments: Node | None = children[1]
+        if arguments.kind_id != e.argument_list and arguments.kind_id not in e.generator:
+            arguments = node.child_by_field_id(e.f["arguments"])  # a comment in between
+            if arguments is None:
+                return
+        if function.kind_id == e.attribute:
+            self.attr_stores.add(function.end_byte)  # a method call, not an attribute read
+        start = node.start_byte
+        if self.dead is not None and start in self.dead:
+            return
+        callee = expr(function)
+        star = starstar = False
+        positional: list[str | None] = []
+        keywords: list[str] = []
+        kwargs: list[tuple[str, str | None]] = []
+        if arguments.kind_id != e.argument_list:
+            positional.append(None)  # f(x for x in y)
+        else:
+            for arg in arguments.named_children:
+                kind = arg.kind_id
+                if kind == e.keyword_argument:
+                    parts = arg.children
+                    keyword = _text(parts[0])
+                    keywords.append(keyword)
+                    kwargs.append((keyword, expr(parts[-1]) if len(parts) > 2 else None))
+                elif kind in e.list_splat:
+                    star = True
+                elif kind in e.dict_splat:
+                    starstar = True
+                elif kind != e.comment:
+                    positional.append(expr(arg))
+        scope = self.scope_at(start)
+        self.callees[_key(node)] = callee
+        args = tuple(positional)
+        self.sites.append(
+            (
+                _key(node),
+                call_site(
+                    scope,
+                    callee,
+                    node.start_point.row + 1,
+                    "call",
+                    len(args),
+                    tuple(keywords),
+                    star,
+                    starstar,
+                    args,
+                    tuple(kwargs),
+                ),
+            )
+        )
+        if callee is not None and callee.endswith(_CONTAINER_METHODS):
+            self._container_call(node, scope, callee, args, keywords)
+
+    def _container_call(
+        self, node: Node, scope: str, callee: str, args: tuple[str | None, ...], keywords: Sequence[str]
+    ) -> None:
         """``x.append(f)`` / ``x.add(f)`` bind ``x[]``; ``__all__`` may grow."""
         owner, _, method = callee.rpartition(".")
         if method in ("append", "add") and len(args) == 1 and not keywords and args[0]:
-            self._bind(node.start_byte, scope, [(owner + "[]", args[0])], _line(node), "assign")
+            self._bind(node, scope, [(owner + "[]", args[0])], "assign")
         if owner == "__all__" and scope == "" and method in ("append", "extend"):
-            values = self.x.named(node.child(node.child_count - 1))  # type: ignore[arg-type]
-            event = method if len(values) == 1 else "unknown"
-            self.all_events.append((node.start_byte, event, values[0] if values else node))
+            arguments = node.child_by_field_id(self.e.f["arguments"])
+            values = [] if arguments is None else self.x.named(arguments)
+            if len(values) == 1:
+                self._dunder_all(node, values[0], method)
+            else:
+                self.all_events.append((node.start_byte, method, None))
 
     # ------------------------------------------------------------ operators
 
@@ -562,20 +668,26 @@ class _FileExtraction:
             return
         key = (self.scope_at(pos), f"{base}.{dunder}")
         known = self.first_ops.get(key)
-        if known is None or pos < known[0]:
+        if (
+            known is None
+            or pos < known[0]
+            or (
+                pos == known[0] and line_node.end_byte < known[1].end_byte  # deterministic tie
+            )
+        ):
             self.first_ops[key] = (pos, line_node)
 
     def _op_sites(self) -> list[tuple[int, CallSite]]:
-        return [
-            (pos, call_site(scope, callee, _line(node), "operator"))
-            for (scope, callee), (pos, node) in self.first_ops.items()
-        ]
+        # One node may imply several operator sites: order them by callee, since
+        # the dict's own order follows the capture order, which varies.
+        found = sorted((_key(node), callee, scope, node) for (scope, callee), (_, node) in self.first_ops.items())
+        return [(key, call_site(scope, callee, _line(node), "operator")) for key, callee, scope, node in found]
 
     def _subscripts(self) -> None:
         value_field = self.e.f["value"]
         for node in self._caps("sub"):
             start, end = node.start_byte, node.end_byte
-            if (self.types and start in self.types) or not self._live(node):
+            if (self.types is not None and start in self.types) or not self._live(node):
                 continue
             value = node.child_by_field_id(value_field)
             if value is None:
@@ -594,7 +706,7 @@ class _FileExtraction:
         f_left, f_operator, f_argument = e.f["left"], e.f["operator"], e.f["argument"]
         for node in self._caps("op"):
             start = node.start_byte
-            if (self.types and start in self.types) or not self._live(node):
+            if (self.types is not None and start in self.types) or not self._live(node):
                 continue
             kind = node.kind_id
             if kind in e.binary or kind in e.unary:
@@ -625,15 +737,16 @@ class _FileExtraction:
     def _attributes(self) -> list[tuple[int, CallSite]]:
         """Attribute reads that are not call targets, first per (scope, expr)."""
         expr, bounds, names, dead = self.x.expr, self.scopes.bounds, self.scopes.names, self.dead
-        skip = self.attr_stores
+        skip, dotted, data = self.attr_stores, _DOTTED.fullmatch, self.data
         first: dict[tuple[str, str], tuple[int, Node]] = {}
         for node in self._caps("attr"):
-            if node.end_byte in skip:
+            end = node.end_byte
+            if end in skip:
                 continue
             start = node.start_byte
-            if dead and start in dead:
+            if dead is not None and start in dead:
                 continue
-            callee = expr(node)
+            callee = data[start:end].decode("ascii") if dotted(data, start, end) else expr(node)
             if callee is None:
                 continue
             key = (names[bisect_right(bounds, start) - 1], callee)
@@ -641,47 +754,69 @@ class _FileExtraction:
             if known is None or start < known[0]:
                 first[key] = (start, node)
         return [
-            (pos, call_site(scope, callee, node.start_point.row + 1, "attribute"))
-            for (scope, callee), (pos, node) in first.items()
+            ((start << 32) | (_END - node.end_byte), call_site(scope, callee, node.start_point.row + 1, "attribute"))
+            for (scope, callee), (start, node) in first.items()
         ]
 
     # ---------------------------------------------------------- definitions
 
     def _definition_facts(self) -> tuple[Definition, ...]:
+        """One Definition per qualname; emits decorator sites and parameter bindings."""
         defs = self.defs
-        spans = [Span(d.start, d.node.end_byte, self._placeholder(d)) for d in defs]
-        texts = self.e.fingerprinter.texts(self.data, self.caps, spans)
+        texts = self._fingerprint_texts()
         comment_ends = {n.end_byte for n in self._caps("comment")}
-        merged: dict[str, list[int]] = {}
-        for i, d in enumerate(defs):
-            merged.setdefault(d.qualname, []).append(i)
+        rows: dict[str, _Row] = {}
+        for i, d in enumerate(defs, 1):
+            decorators = self._decorators(d)
+            params = None if d.kind == "class" else self._parameters(d)
+            if params and self._live(d.node):
+                self._parameter_bindings(d, params)
+            end_line = self._end_line(d.node, comment_ends)
+            row = rows.get(d.qualname)
+            if row is None:
+                rows[d.qualname] = _Row(d, end_line, [texts[i]], params, decorators)
+            else:  # defined again in the same scope: one symbol, spanning all of them
+                row.end_line = max(row.end_line, end_line)
+                row.texts.append(texts[i])
         out = [Definition("", "module", 1, _line_count(self.data), fingerprint(texts[:1]))]
-        for members in merged.values():
-            first = defs[members[0]]
-            params = self._definition_calls_and_bindings(defs, members)
-            end_line = max(self._end_line(defs[i].node, comment_ends) for i in members)
-            out.append(Definition(
-                first.qualname, first.kind, _line(first.decorated or first.node), end_line,
-                fingerprint([texts[i + 1] for i in members]),
-                None if first.kind == "class" else self._signature(first, params),
-                self._decorators(first), self._bases(first), self._is_async(first.node),
-            ))  # fmt: skip
+        for row in rows.values():
+            d = row.first
+            out.append(
+                Definition(
+                    d.qualname,
+                    d.kind,
+                    _line(d.decorated or d.node),
+                    row.end_line,
+                    fingerprint(row.texts),
+                    None if row.params is None else self._signature(d, row.params),
+                    row.decorators,
+                    self._bases(d),
+                    self._is_async(d.node),
+                )
+            )
         return tuple(out)
 
-    def _definition_calls_and_bindings(self, defs: list[_Def],
-                                       members: list[int]) -> list[_Parameter]:  # fmt: skip
-        """Decorator sites and parameter bindings of each member; the first's parameters."""
-        first_params: list[_Parameter] = []
-        for n, i in enumerate(members):
-            d = defs[i]
-            self._decorator_sites(d)
-            if d.kind != "class":
-                params = self._parameters(d)
-                if self._live(d.node):
-                    self._parameter_bindings(d, params)
-                if n == 0:
-                    first_params = params
-        return first_params
+    def _fingerprint_texts(self) -> list[bytes]:
+        defs = self.defs
+        spans = [Span(d.start, d.node.end_byte, self._placeholder(d)) for d in defs]
+        decorated = {d.node.start_byte for d in defs if d.decorated is not None}
+        return self.e.fingerprinter.texts(self.data, self.caps, spans, self._docstrings(), decorated)
+
+    def _docstrings(self) -> set[int]:
+        """Start bytes of the docstrings of the module and of each definition."""
+        e = self.e
+        found = set()
+        for block in [self.tree.root_node, *(d.body for d in self.defs)]:
+            first = None if block is None else _named_child(block, 0)
+            while first is not None and first.kind_id == e.comment:
+                first = first.next_named_sibling
+            if first is None or first.kind_id != e.expression_statement:
+                continue
+            if first.named_child_count == 1:
+                string = _named_child(first, 0)
+                if string is not None and string.kind_id in e.string:
+                    found.add(string.start_byte)
+        return found
 
     def _placeholder(self, d: _Def) -> bytes:
         word = b"$class:" if d.kind == "class" else b"$def:"
@@ -700,25 +835,22 @@ class _FileExtraction:
             node = child
         return node.end_point.row + 1
 
-    def _decorator_nodes(self, d: _Def) -> list[Node]:
-        if d.decorated is None:
-            return []
-        return [c for c in d.decorated.children if c.kind_id in self.e.decorator]
-
-    def _decorator_expr(self, node: Node) -> str | None:
-        inner = self.x.named(node)
-        return self.x.expr(inner[0]) if inner else None
-
     def _decorators(self, d: _Def) -> tuple[str, ...]:
-        exprs = [self._decorator_expr(node) for node in self._decorator_nodes(d)]
-        return tuple(text for text in exprs if text is not None)
-
-    def _decorator_sites(self, d: _Def) -> None:
-        for node in self._decorator_nodes(d):
+        """The decorator exprs of ``d``; each decorator is also a call site."""
+        if d.decorated is None:
+            return ()
+        found = []
+        for node in d.decorated.children:
+            if node.kind_id not in self.e.decorator:
+                continue
+            inner = _named_child(node, 0)
+            callee = None if inner is None else self.x.expr(inner)
+            if callee is not None:
+                found.append(callee)
             if self._live(node):
-                site = call_site(self.scope_at(node.start_byte), self._decorator_expr(node),
-                                 _line(node), "decorator", 1, args=(d.name,))  # fmt: skip
-                self.sites.append((node.start_byte, site))
+                site = call_site(self.scope_at(node.start_byte), callee, _line(node), "decorator", 1, args=(d.name,))
+                self.sites.append((_key(node), site))
+        return tuple(found)
 
     def _bases(self, d: _Def) -> tuple[str, ...]:
         if d.kind != "class":
@@ -732,7 +864,7 @@ class _FileExtraction:
         return tuple(b for b in bases if b is not None)
 
     def _is_async(self, node: Node) -> bool:
-        first = node.child(0)
+        first = _child(node, 0)
         return first is not None and first.kind_id in self.e.async_token
 
     # ------------------------------------------------------------ signature
@@ -741,75 +873,67 @@ class _FileExtraction:
         """(node, name, kind, annotation, default) of each parameter, in order."""
         e = self.e
         params_node = d.node.child_by_field_id(e.f["parameters"])
+        if params_node is None or not params_node.named_child_count:
+            return []
         out: list[_Parameter] = []
         keyword_only = False
-        for node in [] if params_node is None else self.x.named(params_node):
+        for node in params_node.named_children:
             kind_id = node.kind_id
-            if kind_id in e.positional_separator:
-                out = [(n, s, "positional_only" if k == "positional" else k, a, v)
-                       for n, s, k, a, v in out]  # fmt: skip
-                continue
-            if kind_id in e.keyword_separator:
+            if kind_id == e.identifier:
+                out.append((node, _text(node), "keyword_only" if keyword_only else "positional", None, None))
+            elif kind_id in e.positional_separator:
+                out = [(n, s, "positional_only" if k == "positional" else k, a, v) for n, s, k, a, v in out]
+            elif kind_id in e.keyword_separator:
                 keyword_only = True
-                continue
-            name, kind, annotation, default = self._parameter(node)
-            if kind == "var_positional":
-                keyword_only = True
-            elif kind == "positional" and keyword_only:
-                kind = "keyword_only"
-            out.append((node, name, kind, annotation, default))
+            elif kind_id != e.comment:
+                name, kind, annotation, default = self._parameter(node)
+                if kind == "var_positional":
+                    keyword_only = True
+                elif kind == "positional" and keyword_only:
+                    kind = "keyword_only"
+                out.append((node, name, kind, annotation, default))
         return out
 
     def _parameter(self, node: Node) -> tuple[str, ParamKind, Node | None, Node | None]:
-        e, f = self.e, self.e.f
+        """Name, kind, annotation and default of one non-plain parameter node."""
+        e = self.e
         kind_id = node.kind_id
-        if kind_id == e.identifier:
-            return _text(node), "positional", None, None
-        annotation = node.child_by_field_id(f["type"]) if kind_id in e.typed else None
-        default = node.child_by_field_id(f["value"]) if kind_id in e.defaulted else None
-        name_node: Node | None = node
-        if kind_id in e.defaulted:
-            name_node = node.child_by_field_id(f["name"])
-        elif kind_id in e.typed:
-            name_node = node.named_child(0)
+        annotation = node.child_by_field_id(e.f["type"]) if kind_id in e.typed else None
+        default = node.child_by_field_id(e.f["value"]) if kind_id in e.defaulted else None
+        name_node = _child(node, 0) if kind_id in e.typed or kind_id in e.defaulted else node
         kind: ParamKind = "positional"
         if name_node is not None and name_node.kind_id in e.splat_pattern:
             kind = "var_positional"
         elif name_node is not None and name_node.kind_id in e.dict_splat_pattern:
             kind = "var_keyword"
         if kind != "positional" and name_node is not None:
-            inner = self.x.named(name_node)
-            name_node = inner[0] if inner else name_node
+            name_node = _child(name_node, name_node.child_count - 1)
         return ("" if name_node is None else _text(name_node)), kind, annotation, default
 
     def _signature(self, d: _Def, params: list[_Parameter]) -> Signature:
         returns = d.node.child_by_field_id(self.e.f["return_type"])
-        return Signature(
-            tuple(
-                Param(name, kind, default is not None,
-                      None if ann is None else _annotation_text(ann))  # fmt: skip
-                for _, name, kind, ann, default in params
-            ),
-            None if returns is None else _annotation_text(returns),
+        params_out = tuple(
+            Param(name, kind, default is not None, None if ann is None else _annotation_text(ann))
+            for _, name, kind, ann, default in params
         )
+        return Signature(params_out, None if returns is None else _annotation_text(returns))
 
     def _parameter_bindings(self, d: _Def, params: list[_Parameter]) -> None:
         x, scope = self.x, d.qualname
         for node, name, kind, annotation, default in params:
             if annotation is None and default is None:
                 continue
-            line = _line(node)
             target = name + ("[]" if kind in ("var_positional", "var_keyword") else "")
             if annotation is not None:
                 pairs = [(target + s, v) for s, v in x.instances(annotation)]
-                self._bind(node.start_byte, scope, pairs, line, "annotation")
+                self._bind(node, scope, pairs, "annotation")
             if default is not None:
                 defaults: Values = [(name + s, v) for s, v in x.values(default) if v is not None]
-                self._bind(node.start_byte, scope, defaults, line, "assign")
+                self._bind(node, scope, defaults, "assign")
         returns = d.node.child_by_field_id(self.e.f["return_type"])
         if returns is not None:
             pairs = [("<return>" + s, v) for s, v in x.instances(returns)]
-            self._bind(returns.start_byte, scope, pairs, _line(returns), "annotation")
+            self._bind(returns, scope, pairs, "annotation")
 
     # -------------------------------------------------------------- imports
 
@@ -820,9 +944,7 @@ class _FileExtraction:
             type_only = not self._live(node)
             line = _line(node)
             for module, name, alias, level in self._imported(node):
-                found.append(
-                    (node.start_byte, Import(scope, module, name, alias, level, line, type_only))
-                )
+                found.append((node.start_byte, Import(scope, module, name, alias, level, line, type_only)))
         found.sort(key=_first)
         return tuple(i for _, i in found)
 
@@ -849,17 +971,30 @@ class _FileExtraction:
         if node.kind_id in self.e.aliased_import:
             name = node.child_by_field_id(self.e.f["name"])
             alias = node.child_by_field_id(self.e.f["alias"])
-            return ("" if name is None else _dotted_text(name)), (
-                None if alias is None else _text(alias)
-            )
+            return ("" if name is None else _dotted_text(name)), (None if alias is None else _text(alias))
         return _dotted_text(node), None
 
     # -------------------------------------------------------------- __all__
 
+    def _dunder_all(self, statement: Node, value: Node, event: str) -> bool:
+        """Record a module-level ``__all__`` statement; bind its names if static.
+
+        Element bindings of a static ``__all__`` hold the names as string exprs
+        (``"Cart"``); returns False when the value is not static, so that the
+        caller binds it like any other value.
+        """
+        names = self._static_names(value, single=event == "append")
+        self.all_events.append((statement.start_byte, event, names))
+        if names is None:
+            return False
+        pairs: list[tuple[str, str | None]] = [("__all__", None)] if event == "set" else []
+        pairs.extend(("__all__[]", f'"{name}"') for name in names)
+        self._bind(statement, "", pairs, "assign")
+        return True
+
     def _all_names(self) -> tuple[str, ...] | None:
         names: list[str] | None = None
-        for _, event, node in sorted(self.all_events, key=_first):
-            found = None if event == "unknown" else self._static_names(node, event == "append")
+        for _, event, found in sorted(self.all_events, key=_first):
             if found is None or (event != "set" and names is None):
                 return None
             names = found if event == "set" else [*(names or ()), *found]
@@ -896,6 +1031,60 @@ class _FileExtraction:
                 return f"syntax error at line {node.start_point.row + 1}"
 
 
+def _simple_arguments(inner: bytes) -> _ArgumentFacts | None:
+    """(args, keywords, kwargs) of an argument list matched by _SIMPLE_CALL.
+
+    None when the text only looks simple: ``a == b``, ``not x`` or ``x for x
+    in y`` are expressions, which the tree renders.
+    """
+    if len(_ARGUMENTS_SEEN) > 8192:
+        _ARGUMENTS_SEEN.clear()
+    text = inner
+    # `int in bytes` and .find(): `bytes in bytes` first tries the needle as an
+    # int and raises internally, which costs more than the search
+    if 0x22 in text or 0x27 in text:
+        if text.find(b'""') >= 0 or text.find(b"''") >= 0:
+            return None  # triple quotes or adjacent strings: the pattern may have split them wrongly
+        text = _STRINGS.sub(b"0", text)  # a literal: its expr is None, like a number's
+    result: _ArgumentFacts | None = None
+    if text.find(b"==") < 0 and not _WORDS_APART(text):
+        args: list[str | None] = []
+        keywords: list[str] = []
+        kwargs: list[tuple[str, str | None]] = []
+        for item in text.decode("ascii").split(","):
+            keyword, equals, atom = item.partition("=")
+            atom = (atom if equals else keyword).strip()
+            value = atom if atom[:1] in _NAME_STARTS and atom not in _LITERAL_NAMES else None
+            if equals:
+                keywords.append(keyword.strip())
+                kwargs.append((keywords[-1], value))
+            elif atom:
+                args.append(value)
+        result = tuple(args), tuple(keywords), tuple(kwargs)
+    _ARGUMENTS_SEEN[inner] = result
+    return result
+
+
+class _Row:
+    """One qualname's definitions while they are being merged."""
+
+    __slots__ = ("decorators", "end_line", "first", "params", "texts")
+
+    def __init__(
+        self,
+        first: _Def,
+        end_line: int,
+        texts: list[bytes],
+        params: list[_Parameter] | None,
+        decorators: tuple[str, ...],
+    ) -> None:
+        self.first = first
+        self.end_line = end_line
+        self.texts = texts
+        self.params = params
+        self.decorators = decorators
+
+
 # -------------------------------------------------------------------- helpers
 
 
@@ -903,8 +1092,30 @@ def _start(node: Node) -> int:
     return node.start_byte
 
 
+def _child(node: Node, index: int) -> Node | None:
+    """``node.child(index)``, or None when error recovery left the node short."""
+    return node.child(index) if 0 <= index < node.child_count else None
+
+
+def _named_child(node: Node, index: int) -> Node | None:
+    return node.named_child(index) if 0 <= index < node.named_child_count else None
+
+
 def _first(item: tuple[int, object]) -> int:
     return item[0]
+
+
+# Sort key of a fact: (start << 32) | (_END - end), that is source order with an
+# outer node before the nodes inside it. Capture lists come back in an order
+# that varies from run to run, so every output is sorted by this key (a stable
+# sort keeps the facts of one node in the order they were made). The hot loops
+# inline it.
+_END = 0xFFFFFFFF
+_UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
+
+
+def _key(node: Node) -> int:
+    return (node.start_byte << 32) | (_END - node.end_byte)
 
 
 def _line(node: Node) -> int:
@@ -925,7 +1136,10 @@ def _line_count(data: bytes) -> int:
 
 def _annotation_text(node: Node) -> str:
     """Annotation source with whitespace collapsed (black may wrap it)."""
-    text = " ".join(_text(node).split())
+    text = _text(node)
+    if not _NEEDS_TIDY.search(text):
+        return text
+    text = " ".join(text.split())
     for opening in "([{":
         text = text.replace(opening + " ", opening)
     for closing in ")]}":
@@ -937,9 +1151,9 @@ def _string_value(node: Node) -> str | None:
     """The value of a plain string literal; None for f-strings and bytes."""
     text = node.text or b""
     split = string_body(text)
-    if split is None or b"f" in split[0] or b"b" in split[0]:
+    if split is None or 0x66 in split[0] or 0x62 in split[0]:  # f-strings and bytes
         return None
-    if b"\\" not in split[1]:
+    if 0x5C not in split[1]:  # no backslash escapes
         return split[1].decode("utf-8", "replace")
     try:
         value = ast.literal_eval(text.decode("utf-8", "replace"))

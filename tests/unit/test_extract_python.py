@@ -1,0 +1,1051 @@
+"""The Python extractor: one source snippet in, exact facts out (pyflakes-style).
+
+Every test parses real source with tree-sitter; the helpers only pick the facts
+a test is about, so each assertion reads like the rule it checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from impactbot.extract import EXTRACTOR_VERSION, extract, language_for
+from impactbot.extract.python import extract_python
+from impactbot.model import CallSite, Definition, FileFacts, Import, Param, Signature
+
+# ------------------------------------------------------------------ harness
+
+
+def facts(source: str | bytes) -> FileFacts:
+    data = textwrap.dedent(source).lstrip("\n").encode() if isinstance(source, str) else source
+    return extract_python(data)
+
+
+def defs(source: str) -> dict[str, Definition]:
+    return {d.qualname: d for d in facts(source).definitions}
+
+
+def kinds(source: str) -> list[tuple[str, str]]:
+    return [(d.qualname, d.kind) for d in facts(source).definitions]
+
+
+def sites(source: str, kind: str = "call") -> list[tuple[str, str | None, int]]:
+    """(scope, callee, line) of every call site of one kind, in source order."""
+    return [(c.scope, c.callee, c.line) for c in facts(source).calls if c.kind == kind]
+
+
+def calls(source: str) -> list[CallSite]:
+    return [c for c in facts(source).calls if c.kind == "call"]
+
+
+def call(source: str) -> CallSite:
+    (site,) = calls(source)
+    return site
+
+
+def binds(source: str) -> list[tuple[str, str, str | None, str]]:
+    """(scope, target, value, kind) of every binding, in source order."""
+    return [(b.scope, b.target, b.value, b.kind) for b in facts(source).bindings]
+
+
+def imports(source: str) -> list[tuple[str, str, str | None, str | None, int, bool]]:
+    return [(i.scope, i.module, i.name, i.alias, i.level, i.type_only) for i in facts(source).imports]
+
+
+def fingerprint(source: str, qualname: str = "") -> str:
+    found = facts(source).definition(qualname)
+    assert found is not None, f"no definition {qualname!r}"
+    return found.fingerprint
+
+
+# -------------------------------------------------------------- definitions
+
+
+def test_the_module_is_a_definition_spanning_the_file() -> None:
+    module = facts("x = 1\n\ny = 2\n").definitions[0]
+    assert (module.qualname, module.kind, module.start_line, module.end_line) == ("", "module", 1, 3)
+    assert (module.signature, module.decorators, module.bases) == (None, (), ())
+
+
+def test_an_empty_file_is_a_module_of_one_line() -> None:
+    result = facts(b"")
+    assert [(d.qualname, d.kind, d.start_line, d.end_line) for d in result.definitions] == [("", "module", 1, 1)]
+    assert (result.calls, result.imports, result.bindings, result.all_names, result.error) == ((), (), (), None, None)
+
+
+def test_each_kind_of_definition_and_its_qualified_name() -> None:
+    source = """
+        class Cart:
+            def total(self): ...
+            async def save(self): ...
+            @staticmethod
+            def make(): ...
+            @classmethod
+            def create(cls): ...
+            @property
+            def size(self): ...
+            class Line:
+                def price(self): ...
+
+        def build():
+            def inner():
+                class Local: ...
+            return inner
+
+        async def fetch(): ...
+        """
+    assert kinds(source) == [
+        ("", "module"),
+        ("Cart", "class"),
+        ("Cart::total", "method"),
+        ("Cart::save", "method"),
+        ("Cart::make", "method"),
+        ("Cart::create", "method"),
+        ("Cart::size", "method"),
+        ("Cart::Line", "class"),
+        ("Cart::Line::price", "method"),
+        ("build", "function"),
+        ("build::inner", "function"),
+        ("build::inner::Local", "class"),
+        ("fetch", "function"),
+    ]
+
+
+def test_a_def_inside_a_conditional_class_body_is_still_a_method() -> None:
+    source = """
+        class Compat:
+            if PY2:
+                def text(self): ...
+        """
+    assert kinds(source)[-1] == ("Compat::text", "method")
+
+
+def test_lambdas_and_comprehensions_are_not_definitions() -> None:
+    source = """
+        def build():
+            key = lambda item: item.price
+            return [price(i) for i in items if (lambda: i)()]
+        """
+    assert kinds(source) == [("", "module"), ("build", "function")]
+
+
+def test_a_name_defined_twice_in_one_scope_is_one_symbol() -> None:
+    source = """
+        if FAST:
+            def load():
+                return fast()
+        else:
+            def load():
+                return slow()
+        """
+    (only,) = [d for d in facts(source).definitions if d.qualname == "load"]
+    assert (only.start_line, only.end_line) == (2, 6)
+    assert fingerprint(source.replace("slow()", "slower()"), "load") != only.fingerprint
+
+
+def test_a_property_setter_belongs_to_the_property() -> None:
+    source = """
+        class Cart:
+            @property
+            def total(self):
+                return self._total
+
+            @total.setter
+            def total(self, value):
+                self._total = value
+        """
+    found = defs(source)
+    assert list(found) == ["", "Cart", "Cart::total"]
+    total = found["Cart::total"]
+    assert (total.start_line, total.end_line, total.decorators) == (2, 8, ("property",))
+    assert total.signature == Signature((Param("self", "positional", False),))
+    assert fingerprint(source.replace("= value", "= int(value)"), "Cart::total") != total.fingerprint
+
+
+def test_lines_start_at_the_first_decorator_and_end_at_the_last_line_of_code() -> None:
+    source = """
+        @first
+        @second(1)
+        def handler(
+            request,
+        ):
+            return request
+            # trailing comment inside the body
+
+        x = 1
+        """
+    handler = defs(source)["handler"]
+    assert (handler.start_line, handler.end_line) == (1, 6)
+
+
+def test_signature_records_every_parameter_kind() -> None:
+    source = """
+        def f(a, b: int, /, c=1, d: "Repo" = None, *args: str, e, f=2, **kw: dict[str,  int]) -> Optional[
+            Repo
+        ]: ...
+        """
+    assert defs(source)["f"].signature == Signature(
+        (
+            Param("a", "positional_only", False),
+            Param("b", "positional_only", False, "int"),
+            Param("c", "positional", True),
+            Param("d", "positional", True, '"Repo"'),
+            Param("args", "var_positional", False, "str"),
+            Param("e", "keyword_only", False),
+            Param("f", "keyword_only", True),
+            Param("kw", "var_keyword", False, "dict[str, int]"),
+        ),
+        returns="Optional[Repo]",
+    )
+
+
+def test_a_bare_star_makes_the_rest_keyword_only() -> None:
+    signature = defs("def f(self, *, key, default=None): ...")["f"].signature
+    assert signature is not None
+    assert [(p.name, p.kind, p.has_default) for p in signature.params] == [
+        ("self", "positional", False),
+        ("key", "keyword_only", False),
+        ("default", "keyword_only", True),
+    ]
+    assert signature.text() == "(self, *, key, default=…)"
+
+
+def test_classes_and_modules_have_no_signature() -> None:
+    found = defs("class A: ...")
+    assert found["A"].signature is None
+    assert found[""].signature is None
+
+
+def test_decorators_are_recorded_as_exprs() -> None:
+    source = """
+        class A:
+            @property
+            @functools.lru_cache()
+            @app.route("/x", methods=["GET"])
+            @x.setter
+            def m(self): ...
+        """
+    assert defs(source)["A::m"].decorators == ("property", "functools.lru_cache()", "app.route()", "x.setter")
+
+
+def test_bases_are_positional_class_arguments_only() -> None:
+    source = """
+        class Repo(Base, mod.Mixin, Generic[T], metaclass=Meta, **extra):
+            pass
+        """
+    assert defs(source)["Repo"].bases == ("Base", "mod.Mixin", "Generic[]")
+
+
+def test_async_is_recorded() -> None:
+    found = defs("async def a(): ...\ndef b(): ...\nclass C:\n    async def m(self): ...\n")
+    assert (found["a"].is_async, found["b"].is_async, found["C::m"].is_async) == (True, False, True)
+
+
+# -------------------------------------------------------------- fingerprints
+
+ORIGINAL = '''
+@register(name='total')
+def total(cart, discount):
+    """Sum the lines of a cart."""
+    subtotal = sum(line.price for line in cart.lines)  # the raw sum
+    if subtotal > LIMIT and discount:
+        return (subtotal - discount) * RATE
+    return {'value': subtotal, "currency": cart.currency}
+'''
+
+REFORMATTED = '''
+# a comment before the function
+@register(name="total")
+def total(
+    cart,
+    discount,
+):
+    """
+    Sum the lines   of a cart.
+    """
+    # explain the sum
+    subtotal = sum(
+        line.price for line in cart.lines
+    )
+    if (
+        subtotal > LIMIT
+        and discount
+    ):
+        return (
+            (subtotal - discount) * RATE
+        )
+    return {
+        "value": subtotal,
+        'currency': cart.currency,
+    }
+'''
+
+
+def test_fingerprint_ignores_formatting_comments_commas_quotes_and_parens() -> None:
+    assert fingerprint(REFORMATTED, "total") == fingerprint(ORIGINAL, "total")
+
+
+def test_fingerprint_ignores_indentation_style_and_statement_separators() -> None:
+    tabs = ORIGINAL.replace("    ", "\t")
+    joined = ORIGINAL.replace("    subtotal = sum", "    pass; subtotal = sum").replace("pass; ", "")
+    one_line = ORIGINAL.replace("if subtotal > LIMIT and discount:\n        return", "if subtotal > LIMIT and discount: return")
+    for variant in (tabs, joined, one_line):
+        assert fingerprint(variant, "total") == fingerprint(ORIGINAL, "total")
+
+
+def test_fingerprint_ignores_backslash_continuations_and_blank_lines() -> None:
+    assert fingerprint("x = a + \\\n    b\n\n\ny = 2\n") == fingerprint("x = a + b\ny = 2\n")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("subtotal = sum", "sub_total = sum"),  # a renamed variable
+        ("* RATE", "* RATE2"),
+        ("'value'", "'values'"),  # a changed literal
+        ("Sum the lines", "Sum all the lines"),  # a changed docstring
+        ("name='total'", "name='totals'"),  # a changed decorator argument
+        ("@register(", "@registry("),
+        ("(subtotal - discount) * RATE", "subtotal - discount * RATE"),  # parens that group
+        ("> LIMIT", ">= LIMIT"),
+        ("def total(cart, discount)", "def total(cart, discount=0)"),
+        ("cart.currency}", "cart.currency, 'x': 1}"),
+    ],
+)
+def test_fingerprint_sees_every_real_token_change(old: str, new: str) -> None:
+    assert old in ORIGINAL
+    assert fingerprint(ORIGINAL.replace(old, new), "total") != fingerprint(ORIGINAL, "total")
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("if a:\n    b()\nc()\n", "if a:\n    b()\n    c()\n"),  # a statement moved into a block
+        ("x = (1,)\n", "x = (1)\n"),  # a one-element tuple's comma matters
+        ("x = d[1,]\n", "x = d[1]\n"),
+        ("x = ' '.join(y)\n", "x = ''.join(y)\n"),  # whitespace inside a string literal
+        ("x = 'a,)'\n", "x = 'a)'\n"),
+        ("x = b'a'\n", "x = 'a'\n"),  # a string prefix
+        ("def f():\n    return\n    x\n", "def f():\n    return x\n"),
+        ("a\n(b)\n", "a(b)\n"),
+        ("x = 'a' 'b'\n", "x = 'ab'\n"),
+        ("class A(B, metaclass=M): ...\n", "class A(B, metaclass=N): ...\n"),
+    ],
+)
+def test_fingerprint_sees_structure_that_tokens_alone_do_not_show(before: str, after: str) -> None:
+    qualname = "A" if "class" in before else "f" if "def f" in before else ""
+    assert fingerprint(before, qualname) != fingerprint(after, qualname)
+
+
+def test_fingerprint_ignores_trailing_commas_except_in_one_element_tuples() -> None:
+    assert fingerprint("f(a, b,)\nx = [1, 2,]\n") == fingerprint("f(a, b)\nx = [1, 2]\n")
+    assert fingerprint("x = (1,)\n") == fingerprint("x = ( 1 , )\n")
+
+
+def test_fingerprint_ignores_docstring_quotes_and_whitespace_only() -> None:
+    single = 'def f():\n    "Doc."\n'
+    assert fingerprint('def f():\n    """\n    Doc.\n    """\n', "f") == fingerprint(single, "f")
+    assert fingerprint('def f():\n    """Doc!"""\n', "f") != fingerprint(single, "f")
+
+
+def test_a_nested_definition_changes_only_its_own_fingerprint() -> None:
+    source = """
+        class Cart:
+            tax = 0.2
+
+            def total(self):
+                def rounded(x):
+                    return round(x, 2)
+                return rounded(self.net)
+        """
+    edited = source.replace("round(x, 2)", "round(x, 3)")
+    before, after = defs(source), defs(edited)
+    assert after["Cart::total::rounded"].fingerprint != before["Cart::total::rounded"].fingerprint
+    for qualname in ("", "Cart", "Cart::total"):
+        assert after[qualname].fingerprint == before[qualname].fingerprint
+
+
+def test_a_class_fingerprint_names_its_methods_but_not_their_bodies() -> None:
+    source = "class A:\n    def m(self):\n        return 1\n"
+    assert fingerprint(source.replace("1", "2"), "A") == fingerprint(source, "A")
+    assert fingerprint(source.replace("def m", "def n"), "A") != fingerprint(source, "A")
+
+
+def test_the_module_fingerprint_covers_top_level_statements_not_definitions() -> None:
+    source = "import os\n\ndef f():\n    return 1\n\nX = 1\n"
+    assert fingerprint(source.replace("return 1", "return 2")) == fingerprint(source)
+    assert fingerprint(source + "\ndef g(): ...\n") == fingerprint(source)
+    assert fingerprint(source.replace("X = 1", "X = 2")) != fingerprint(source)
+
+
+def test_a_fingerprint_does_not_depend_on_where_the_definition_sits() -> None:
+    flat = "def f(x):\n    if x:\n        return 1\n"
+    nested = "if True:\n    def f(x):\n        if x:\n            return 1\n"
+    assert fingerprint(flat, "f") == fingerprint(nested, "f")
+
+
+def test_a_fingerprint_is_a_short_hex_hash() -> None:
+    value = fingerprint("x = 1\n")
+    assert len(value) == 32
+    int(value, 16)
+
+
+# --------------------------------------------------------------- call sites
+
+
+def test_call_sites_belong_to_the_innermost_enclosing_definition() -> None:
+    source = """
+        setup()
+
+        class Cart:
+            log = make_logger()
+
+            @decorate(config())
+            def total(self, rounding=default_rounding()):
+                key = lambda line: line_price(line)
+                return [price(x) for x in lines()]
+        """
+    assert sites(source) == [
+        ("", "setup", 1),
+        ("Cart", "make_logger", 4),
+        ("Cart", "decorate", 6),
+        ("Cart", "config", 6),
+        ("Cart", "default_rounding", 7),
+        ("Cart::total", "line_price", 8),
+        ("Cart::total", "price", 9),
+        ("Cart::total", "lines", 9),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("expression", "callee"),
+    [
+        ("foo()", "foo"),
+        ("self.repo.save()", "self.repo.save"),
+        ("mod.func(1)", "mod.func"),
+        ("super().save()", "super().save"),
+        ("handlers[0]()", "handlers[]"),
+        ("(lambda: 1)()", "<lambda>"),
+        ("(factory)()", "factory"),
+        ("a.b[k].c(x)", "a.b[].c"),
+        ("''.join(parts)", None),
+        ("(a or b)()", None),
+        ("(self . repo\n    .save())", "self.repo.save"),
+    ],
+)
+def test_callee_is_the_expr_of_the_function_part(expression: str, callee: str | None) -> None:
+    outermost = calls(f"x = {expression}\n")[0]
+    assert outermost.callee == callee
+
+
+def test_a_call_of_a_call_is_two_sites() -> None:
+    assert sites("make()()\n") == [("", "make()", 1), ("", "make", 1)]
+
+
+def test_arguments_are_counted_and_rendered() -> None:
+    site = call("f(a, b.c, 1, *rest, key=val, flag=True, **options)\n")
+    assert (site.positional, site.keywords, site.star, site.starstar) == (3, ("key", "flag"), True, True)
+    assert site.args == ("a", "b.c", None)
+    assert site.kwargs == (("key", "val"), ("flag", None))
+
+
+@pytest.mark.parametrize(
+    ("source", "args", "kwargs"),
+    [
+        ("f()", (), ()),
+        ("f(x, y.z, None, True, 3, 4.5, key=name, n=0)", ("x", "y.z", None, None, None, None), (("key", "name"), ("n", None))),
+        ("f(\n    a,\n    b,\n)", ("a", "b"), ()),
+        ("f('a, b', \"c\")", (None, None), ()),
+        ("f(a == b, not c, d if e else g)", (None, None, None), ()),
+        ("f(lambda: 1, key=lambda x: x)", ("<lambda>",), (("key", "<lambda>"),)),
+        ("f(x for x in y)", (None,), ()),
+        ("f(items[0], self.get(1))", ("items[]", "self.get()"), ()),
+        ("f(a, # comment\n  b)", ("a", "b"), ()),
+    ],
+)
+def test_argument_exprs(source: str, args: tuple[str | None, ...], kwargs: tuple[tuple[str, str | None], ...]) -> None:
+    outer = calls(source + "\n")[0]
+    assert (outer.callee, outer.args, outer.kwargs, outer.positional) == ("f", args, kwargs, len(args))
+
+
+def test_nested_calls_in_arguments_are_their_own_sites() -> None:
+    assert sites("outer(inner(x), key=other())\n") == [("", "outer", 1), ("", "inner", 1), ("", "other", 1)]
+
+
+def test_decorators_are_sites_in_the_scope_that_contains_the_definition() -> None:
+    source = """
+        class Views:
+            @property
+            def name(self): ...
+
+            @app.route("/x")
+            def index(self): ...
+        """
+    decorators = [c for c in facts(source).calls if c.kind == "decorator"]
+    assert [(c.scope, c.callee, c.line, c.positional, c.args) for c in decorators] == [
+        ("Views", "property", 2, 1, ("name",)),
+        ("Views", "app.route()", 5, 1, ("index",)),
+    ]
+    assert ("Views", "app.route", 5) in sites(source)
+
+
+@pytest.mark.parametrize(
+    ("expression", "callee"),
+    [
+        ("a + b", "a.__add__"),
+        ("a - b", "a.__sub__"),
+        ("a * b", "a.__mul__"),
+        ("a / b", "a.__truediv__"),
+        ("a // b", "a.__floordiv__"),
+        ("a % b", "a.__mod__"),
+        ("a ** b", "a.__pow__"),
+        ("a @ b", "a.__matmul__"),
+        ("a << b", "a.__lshift__"),
+        ("a >> b", "a.__rshift__"),
+        ("a & b", "a.__and__"),
+        ("a | b", "a.__or__"),
+        ("a ^ b", "a.__xor__"),
+        ("a == b", "a.__eq__"),
+        ("a != b", "a.__ne__"),
+        ("a < b", "a.__lt__"),
+        ("a <= b", "a.__le__"),
+        ("a > b", "a.__gt__"),
+        ("a >= b", "a.__ge__"),
+        ("k in box", "box.__contains__"),
+        ("k not in box", "box.__contains__"),
+        ("-a", "a.__neg__"),
+        ("+a", "a.__pos__"),
+        ("~a", "a.__invert__"),
+        ("a[k]", "a.__getitem__"),
+        ("self.cart.total() + 1", "self.cart.total().__add__"),
+    ],
+)
+def test_operators_are_protocol_call_sites(expression: str, callee: str) -> None:
+    assert sites(f"x = {expression}\n", "operator") == [("", callee, 1)]
+
+
+def test_statements_imply_protocol_calls() -> None:
+    source = """
+        def f():
+            total += 1
+            d[k] = v
+            d[k] += 1
+            del cache[k]
+            with Lock() as held:
+                pass
+            for x in rows:
+                pass
+            return [y for y in cols]
+
+        async def g():
+            async with session() as s:
+                pass
+            async for item in stream:
+                pass
+        """
+    assert sites(source, "operator") == [
+        ("f", "total.__iadd__", 2),
+        ("f", "d.__setitem__", 3),
+        ("f", "d[].__iadd__", 4),
+        ("f", "d.__getitem__", 4),
+        ("f", "cache.__delitem__", 5),
+        ("f", "Lock().__enter__", 6),
+        ("f", "Lock().__exit__", 6),
+        ("f", "rows.__iter__", 8),
+        ("f", "cols.__iter__", 10),
+        ("g", "session().__aenter__", 13),
+        ("g", "session().__aexit__", 13),
+        ("g", "stream.__aiter__", 15),
+    ]
+
+
+def test_comparison_chains_call_each_left_operand() -> None:
+    assert sites("ok = low <= x < high is not None\n", "operator") == [("", "low.__le__", 1), ("", "x.__lt__", 1)]
+
+
+def test_operator_sites_are_kept_once_per_scope_and_callee_at_the_first_line() -> None:
+    source = "a + 1\na + 2\ndef f():\n    a + 3\n    a + 4\n"
+    assert sites(source, "operator") == [("", "a.__add__", 1), ("f", "a.__add__", 4)]
+
+
+def test_operands_that_cannot_be_expressed_give_no_operator_site() -> None:
+    assert sites("x = 1 + 2\ny = (a or b)[0]\nz = -3\n", "operator") == []
+
+
+def test_annotations_imply_no_operator_sites() -> None:
+    source = "x: Optional[int] | None = None\ndef f(a: typing.Union[A, B]) -> list[int] | None: ...\n"
+    assert sites(source, "operator") == []
+
+
+def test_attribute_reads_that_are_not_called_are_sites() -> None:
+    source = """
+        def save(self):
+            self.repo.save(self.item)
+            self.count += 1
+            self.cache = {}
+            del self.old
+            return self.repo
+        """
+    assert sites(source, "attribute") == [
+        ("save", "self.repo", 2),
+        ("save", "self.item", 2),
+        ("save", "self.count", 3),
+    ]
+    assert sites(source) == [("save", "self.repo.save", 2)]
+
+
+def test_attribute_sites_include_every_prefix_of_a_chain() -> None:
+    assert sites("x = a.b.c\n", "attribute") == [("", "a.b.c", 1), ("", "a.b", 1)]
+
+
+def test_dead_code_emits_no_calls_and_no_bindings() -> None:
+    source = """
+        import typing
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from repo import Repo
+            checked()
+            x = Repo()
+        else:
+            alive()
+        if typing.TYPE_CHECKING:
+            import cart
+            dead()
+        if False:
+            import legacy
+            dead()
+        if 0:
+            dead()
+            y: int = 1
+        elif ready:
+            alive()
+        """
+    result = facts(source)
+    assert [(c.callee, c.line) for c in result.calls] == [
+        ("alive", 8),
+        ("typing.TYPE_CHECKING", 9),  # the condition itself is live code
+        ("alive", 19),
+    ]
+    assert result.bindings == ()
+    assert [(i.module, i.name, i.type_only) for i in result.imports] == [
+        ("typing", None, False),
+        ("typing", "TYPE_CHECKING", False),
+        ("repo", "Repo", True),
+        ("cart", None, True),
+        ("legacy", None, True),
+    ]
+
+
+def test_definitions_in_dead_code_are_kept_but_do_not_call() -> None:
+    source = """
+        if TYPE_CHECKING:
+            def stub(x: Repo) -> int:
+                return helper(x)
+        """
+    result = facts(source)
+    assert [d.qualname for d in result.definitions] == ["", "stub"]
+    assert (result.calls, result.bindings) == ((), ())
+
+
+# ------------------------------------------------------------------ imports
+
+
+def test_every_import_form() -> None:
+    source = """
+        from __future__ import annotations
+        import a.b
+        import a.b as c, d
+        from a.b import c as d, e
+        from . import x
+        from ..pkg.mod import y
+        from .sibling import z as w
+        from m import *
+        """
+    assert imports(source) == [
+        ("", "a.b", None, None, 0, False),
+        ("", "a.b", None, "c", 0, False),
+        ("", "d", None, None, 0, False),
+        ("", "a.b", "c", "d", 0, False),
+        ("", "a.b", "e", None, 0, False),
+        ("", "", "x", None, 1, False),
+        ("", "pkg.mod", "y", None, 2, False),
+        ("", "sibling", "z", "w", 1, False),
+        ("", "m", "*", None, 0, False),
+    ]
+    bound = [i.bound_name for i in facts(source).imports]
+    assert bound == ["a", "c", "d", "d", "e", "x", "y", "w", "*"]
+
+
+def test_imports_in_both_branches_of_a_try_and_inside_functions() -> None:
+    source = """
+        try:
+            import ujson as json
+        except ImportError:
+            import json
+
+        def load():
+            from .codec import (
+                decode,
+                encode,
+            )
+        """
+    assert facts(source).imports == (
+        Import("", "ujson", None, "json", 0, 2),
+        Import("", "json", None, None, 0, 4),
+        Import("load", "codec", "decode", None, 1, 7),
+        Import("load", "codec", "encode", None, 1, 7),
+    )
+
+
+# ----------------------------------------------------------------- bindings
+
+
+def test_assignments_bind_names_attributes_and_elements() -> None:
+    source = """
+        def setup(self, obj, d):
+            x = make()
+            a = b = factory.build()
+            self.repo = Repo()
+            obj.x = value
+            d["k"] = handler
+            n = 1
+        """
+    assert binds(source) == [
+        ("setup", "x", "make()", "assign"),
+        ("setup", "a", "factory.build()", "assign"),
+        ("setup", "b", "factory.build()", "assign"),
+        ("setup", "self.repo", "Repo()", "assign"),
+        ("setup", "obj.x", "value", "assign"),
+        ("setup", "d[]", "handler", "assign"),
+        ("setup", "n", None, "assign"),
+    ]
+
+
+def test_an_annotated_assignment_binds_an_instance_and_the_value() -> None:
+    assert binds("repo: Repo = make_repo()\n") == [
+        ("", "repo", "Repo()", "annotation"),
+        ("", "repo", "make_repo()", "assign"),
+    ]
+
+
+def test_unpacking_pairs_literal_sequences_and_indexes_anything_else() -> None:
+    assert binds("a, b = f, g\nc, (d, e) = t\nfirst, *rest = items\n") == [
+        ("", "a", "f", "assign"),
+        ("", "b", "g", "assign"),
+        ("", "c", "t[]", "assign"),
+        ("", "d", "t[][]", "assign"),
+        ("", "e", "t[][]", "assign"),
+        ("", "first", "items[]", "assign"),
+        ("", "rest", "items[]", "assign"),
+    ]
+
+
+def test_conditional_values_bind_each_alternative() -> None:
+    assert binds("h = fast if ok else slow\ng = custom or default\nk = a and b\n") == [
+        ("", "h", "fast", "assign"),
+        ("", "h", "slow", "assign"),
+        ("", "g", "custom", "assign"),
+        ("", "g", "default", "assign"),
+        ("", "k", "a", "assign"),
+        ("", "k", "b", "assign"),
+    ]
+
+
+def test_container_literals_and_container_calls_bind_elements() -> None:
+    source = """
+        handlers = [on_save, on_load]
+        table = {"save": on_save}
+        pair = (f, g)
+        names = {h}
+        handlers.append(on_quit)
+        seen.add(record)
+        handlers += [on_exit]
+        """
+    assert binds(source) == [
+        ("", "handlers", None, "assign"),
+        ("", "handlers[]", "on_save", "assign"),
+        ("", "handlers[]", "on_load", "assign"),
+        ("", "table", None, "assign"),
+        ("", "table[]", "on_save", "assign"),
+        ("", "pair", None, "assign"),
+        ("", "pair[]", "f", "assign"),
+        ("", "pair[]", "g", "assign"),
+        ("", "names", None, "assign"),
+        ("", "names[]", "h", "assign"),
+        ("", "handlers[]", "on_quit", "assign"),
+        ("", "seen[]", "record", "assign"),
+        ("", "handlers[]", "on_exit", "assign"),
+    ]
+
+
+def test_a_walrus_binds_its_name() -> None:
+    assert binds("if (match := pattern.search(text)):\n    pass\n") == [("", "match", "pattern.search()", "assign")]
+
+
+def test_annotations_bind_instances_wherever_they_appear() -> None:
+    source = """
+        store: Store
+
+        class Cart:
+            repo: Repo
+            lines: list[Line]
+
+        def total(cart: Cart, maybe: Optional[Repo], either: Union[A, B], pipe: Repo | None,
+                  seq: Sequence["pkg.Item"], index: dict[str, Line], kind: type[Base],
+                  *extra: Extra, **named: "Named") -> Iterator[Line]:
+            local: int = 0
+        """
+    assert binds(source) == [
+        ("", "store", "Store()", "annotation"),
+        ("Cart", "repo", "Repo()", "annotation"),
+        ("Cart", "lines[]", "Line()", "annotation"),
+        ("total", "cart", "Cart()", "annotation"),
+        ("total", "maybe", "Repo()", "annotation"),
+        ("total", "either", "A()", "annotation"),
+        ("total", "either", "B()", "annotation"),
+        ("total", "pipe", "Repo()", "annotation"),
+        ("total", "seq[]", "pkg.Item()", "annotation"),
+        ("total", "index[]", "Line()", "annotation"),
+        ("total", "kind", "Base", "annotation"),
+        ("total", "extra[]", "Extra()", "annotation"),
+        ("total", "named[]", "Named()", "annotation"),
+        ("total", "<return>[]", "Line()", "annotation"),
+        ("total", "local", "int()", "annotation"),
+        ("total", "local", None, "assign"),
+    ]
+
+
+def test_a_string_annotation_is_read_as_the_expression_it_contains() -> None:
+    assert binds('x: "Optional[pkg.Repo]"\ny: "not valid ("\n') == [("", "x", "pkg.Repo()", "annotation")]
+
+
+def test_returns_and_yields_bind_the_return_value() -> None:
+    source = """
+        def make(flag):
+            if flag:
+                return Fast()
+            return slow or default
+
+        def stream():
+            yield Item()
+            yield from other()
+            return
+        """
+    assert binds(source) == [
+        ("make", "<return>", "Fast()", "return"),
+        ("make", "<return>", "slow", "return"),
+        ("make", "<return>", "default", "return"),
+        ("stream", "<return>[]", "Item()", "return"),
+        ("stream", "<return>[]", "other()[]", "return"),
+    ]
+
+
+def test_parameter_defaults_bind_in_the_function_scope() -> None:
+    assert binds("def run(cb=handler, retries=3, hook=mod.hook):\n    pass\n") == [
+        ("run", "cb", "handler", "assign"),
+        ("run", "hook", "mod.hook", "assign"),
+    ]
+
+
+def test_loops_and_comprehensions_bind_elements() -> None:
+    source = """
+        def walk(rows, pairs):
+            for row in rows:
+                pass
+            for key, (a, b) in pairs.items():
+                pass
+            return {name: value for name, value in pairs}
+        """
+    assert binds(source) == [
+        ("walk", "row", "rows[]", "for"),
+        ("walk", "key", "pairs.items()[][]", "for"),
+        ("walk", "a", "pairs.items()[][][]", "for"),
+        ("walk", "b", "pairs.items()[][][]", "for"),
+        ("walk", "<return>", None, "return"),
+        ("walk", "<return>[]", "value", "return"),
+        ("walk", "name", "pairs[][]", "for"),
+        ("walk", "value", "pairs[][]", "for"),
+    ]
+
+
+def test_with_and_except_bind_what_they_produce() -> None:
+    source = """
+        def run():
+            with open(path) as fh, Lock():
+                pass
+            try:
+                pass
+            except (KeyError, errors.Missing) as exc:
+                pass
+            except ValueError as err:
+                pass
+            except OSError:
+                pass
+        """
+    assert binds(source) == [
+        ("run", "fh", "open().__enter__()", "with"),
+        ("run", "exc", "KeyError()", "except"),
+        ("run", "exc", "errors.Missing()", "except"),
+        ("run", "err", "ValueError()", "except"),
+    ]
+
+
+def test_global_and_nonlocal_declarations_bind_nothing_known() -> None:
+    source = """
+        def outer():
+            global registry
+            def inner():
+                nonlocal count
+        """
+    assert binds(source) == [("outer", "registry", None, "global"), ("outer::inner", "count", None, "nonlocal")]
+
+
+def test_a_lambda_value_is_the_lambda_expr() -> None:
+    assert binds("key = lambda item: item.price\n") == [("", "key", "<lambda>", "assign")]
+
+
+# ------------------------------------------------------------------ __all__
+
+
+def test_all_names_from_a_static_list_extended_and_appended() -> None:
+    source = """
+        __all__ = ["Cart", 'build']
+        __all__ += ("extra",)
+        __all__.extend(["more"])
+        __all__.append("last")
+        """
+    result = facts(source)
+    assert result.all_names == ("Cart", "build", "extra", "more", "last")
+    assert [(b.target, b.value) for b in result.bindings] == [
+        ("__all__", None),
+        ("__all__[]", '"Cart"'),
+        ("__all__[]", '"build"'),
+        ("__all__[]", '"extra"'),
+        ("__all__[]", '"more"'),
+        ("__all__[]", '"last"'),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = 1\n",
+        "__all__ = base.__all__ + ['x']\n",
+        "__all__ = ['a', name]\n",
+        "__all__ = [f'{x}']\n",
+        "__all__ = ['a']\n__all__ += other\n",
+        "__all__.append('x')\n",
+        "def f():\n    __all__ = ['a']\n",
+    ],
+)
+def test_all_names_is_none_when_absent_or_not_static(source: str) -> None:
+    assert facts(source).all_names is None
+
+
+def test_an_empty_all_is_known_to_be_empty() -> None:
+    assert facts("__all__ = []\n").all_names == ()
+
+
+# ---------------------------------------------------------- errors and input
+
+
+def test_syntax_errors_keep_what_can_be_read() -> None:
+    source = "def good():\n    return ok()\n\ndef bad(:\n    pass\n"
+    result = facts(source)
+    assert result.error == "syntax error at line 4"
+    assert "good" in [d.qualname for d in result.definitions]
+    assert ("good", "ok", 2) in [(c.scope, c.callee, c.line) for c in result.calls]
+
+
+def test_bytes_that_are_not_utf8_are_decoded_with_replacement() -> None:
+    result = facts(b'# caf\xe9\ndef f(a="\xff"):\n    return g("\xe9", a)\n__all__ = ["f\xe9"]\n')
+    assert result.error is None
+    assert [(c.scope, c.callee, c.args) for c in result.calls] == [("f", "g", (None, "a"))]
+    assert result.all_names == ("f\ufffd",)
+
+
+def test_invalid_bytes_in_code_are_a_syntax_error_not_a_crash() -> None:
+    result = facts(b"def caf\xe9():\n    return r\xe9sum\xe9(x)\n")
+    assert result.error == "syntax error at line 1"
+    assert [d.kind for d in result.definitions] == ["module", "function"]
+
+
+def test_non_ascii_identifiers_are_read() -> None:
+    assert sites("def größe():\n    return maß(ä.ö)\n") == [("größe", "maß", 2)]
+
+
+def test_garbage_never_raises() -> None:
+    sample = (ORIGINAL + REFORMATTED + Path(__file__).read_text()[:4000]).encode()
+    for cut in range(0, len(sample), 97):
+        for data in (sample[:cut], sample[cut:], sample[:cut] + b"\x00\xff(" + sample[cut:]):
+            result = extract_python(data)
+            assert result.error is None or result.error.startswith("syntax error"), result.error
+            assert result.definitions[0].qualname == ""
+
+
+# ---------------------------------------------------- determinism and order
+
+
+def test_same_bytes_give_equal_facts_in_source_order() -> None:
+    sample = (Path(__file__).parent.parent.parent / "impactbot" / "extract" / "python.py").read_bytes()
+    first, second = extract_python(sample), extract_python(sample)
+    assert first == second
+    lines = [c.line for c in first.calls]
+    assert lines == sorted(lines)
+    assert [b.line for b in first.bindings] == sorted(b.line for b in first.bindings)
+    assert [d.start_line for d in first.definitions] == sorted(d.start_line for d in first.definitions)
+
+
+def test_facts_do_not_depend_on_the_process() -> None:
+    """Hash seeds differ between processes; the facts must not."""
+    script = (
+        "import hashlib, sys; from impactbot.extract import extract; "
+        "data = open(sys.argv[1], 'rb').read(); "
+        "print(hashlib.sha256(repr(extract(data, 'python')).encode()).hexdigest())"
+    )
+    target = str(Path(__file__).parent.parent.parent / "impactbot" / "extract" / "python.py")
+    digests = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script, target], env=env, capture_output=True, check=True)
+        digests.add(out.stdout.strip())
+    local = hashlib.sha256(repr(extract(Path(target).read_bytes(), "python")).encode()).hexdigest()
+    assert digests == {local.encode()}
+
+
+# ------------------------------------------------------------ stage surface
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("pkg/cart.py", "python"),
+        ("typings/cart.pyi", "python"),
+        ("setup.py", "python"),
+        ("README.md", None),
+        ("Makefile", None),
+        ("pkg.py/data", None),
+        ("script.pyc", None),
+        (".py", "python"),
+    ],
+)
+def test_language_for(path: str, language: str | None) -> None:
+    assert language_for(path) == language
+
+
+def test_extract_dispatches_on_language() -> None:
+    data = b"def f():\n    return g()\n"
+    assert extract(data, "python") == extract_python(data)
+    other = extract(data, "cobol")
+    assert (other.definitions, other.calls, other.error) == ((), (), "unsupported language 'cobol'")
+
+
+def test_extractor_version_names_the_grammar() -> None:
+    assert EXTRACTOR_VERSION.startswith("python-")
+    assert "tree-sitter-python" in EXTRACTOR_VERSION
