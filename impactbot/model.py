@@ -210,6 +210,9 @@ class Binding:
     value: str | None
     line: int
     kind: BindingKind = "assign"
+    # an assignment inside an if/for/while/try/with/match block of its function: it
+    # may not run, so it never hides an earlier assignment of the same name
+    conditional: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ _CALL_FIELDS = (
     "args",
     "kwargs",
 )
-_BINDING_FIELDS = ("scope", "target", "value", "line", "kind")
+_BINDING_FIELDS = ("scope", "target", "value", "line", "kind", "conditional")
 
 
 def _setters(cls: type, names: tuple[str, ...]) -> list[Any] | None:
@@ -70,15 +70,18 @@ def call_site(
     return site
 
 
-def binding(scope: str, target: str, value: str | None, line: int, kind: BindingKind) -> Binding:
+def binding(
+    scope: str, target: str, value: str | None, line: int, kind: BindingKind, conditional: bool = False
+) -> Binding:
     """``Binding(...)`` built without ``__init__``."""
     if _BINDING is None:
-        return Binding(scope, target, value, line, kind)
+        return Binding(scope, target, value, line, kind, conditional)
     record = object.__new__(Binding)
-    s0, s1, s2, s3, s4 = _BINDING
+    s0, s1, s2, s3, s4, s5 = _BINDING
     s0(record, scope)
     s1(record, target)
     s2(record, value)
     s3(record, line)
     s4(record, kind)
+    s5(record, conditional)
     return record

@@ -367,7 +367,10 @@ class _FileExtraction:
 
     def _bind(self, node: Node, scope: str, pairs: Iterable[tuple[str, str | None]], kind: BindingKind) -> None:
         key, line = (node.start_byte << 32) | (_END - node.end_byte), node.start_point.row + 1
-        self.bindings.extend([(key, binding(scope, target, value, line, kind)) for target, value in pairs])
+        conditional = kind == "assign" and bool(scope) and _conditional(node)
+        self.bindings.extend(
+            [(key, binding(scope, target, value, line, kind, conditional)) for target, value in pairs]
+        )
 
     def _mark_targets(self, node: Node) -> None:
         """Remember attribute and subscript store targets (they are not reads)."""
@@ -415,7 +418,7 @@ class _FileExtraction:
                     rendered = expr(value) if callee is _UNKNOWN else None if callee is None else callee + "()"
                 else:
                     rendered = expr(value)
-                record = binding(scope, _text(left), rendered, line, "assign")
+                record = binding(scope, _text(left), rendered, line, "assign", bool(scope) and _conditional(node))
                 out.append(((pos << 32) | (_END - node.end_byte), record))
             else:
                 self._bind(node, scope, x.bind_value(left, value), "assign")
@@ -1160,3 +1163,24 @@ def _string_value(node: Node) -> str | None:
     except (SyntaxError, ValueError):
         return None
     return value if isinstance(value, str) else None
+
+
+# Statements whose body may not run (or may run several times).
+_BRANCHING = frozenset(
+    {"if_statement", "for_statement", "while_statement", "try_statement", "with_statement",
+     "match_statement", "elif_clause", "else_clause", "except_clause", "finally_clause", "case_clause"}
+)
+_SCOPES = frozenset({"function_definition", "class_definition", "module", "lambda"})
+
+
+def _conditional(node: Node) -> bool:
+    """Whether an assignment sits in a branch or loop of its function, not straight in its body."""
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind in _BRANCHING:
+            return True
+        if kind in _SCOPES:
+            return False
+        parent = parent.parent
+    return False

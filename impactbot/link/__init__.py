@@ -269,7 +269,7 @@ class _Linker:
             return [], "external"
         if site.kind == "operator" and self._last_name(site.callee) not in self.methods_by_name:
             return [], "external"
-        vals = self.r.resolve(site.callee, scope)
+        vals = self.r.resolve_at(site.callee, scope, site.line)
         if vals is None:
             return [], "dangling"
         if site.kind == "attribute":

@@ -369,6 +369,24 @@ class Resolver:
 
     # ---------------------------------------------------------------- names
 
+    def resolve_at(self, expr: str, scope_id: str, line: int) -> Values | None:
+        """Like ``resolve``, but a local name reassigned straight in the function body
+        before ``line`` no longer has its earlier values (``f = a; f = b; f()`` calls b)."""
+        base, ops = parse_expr(expr)
+        scope = self.scopes.get(scope_id)
+        if scope is None or scope.kind not in ("function", "method") or base in scope.params:
+            return self.resolve(expr, scope_id)
+        sources = scope.names.get(base)
+        if not sources or len(sources) < 2 or not all(
+            isinstance(b, Binding) and b.kind == "assign" for b in sources
+        ):
+            return self.resolve(expr, scope_id)
+        live = _live_bindings([b for b in sources if isinstance(b, Binding)], line)
+        if len(live) == len(sources):
+            return self.resolve(expr, scope_id)
+        vals = self._resolve_sources(list(live), scope)
+        return self._apply_ops(vals, ops, scope_id) if vals else vals
+
     def forget(self) -> None:
         """Drop memoised answers (arguments have flowed since they were computed)."""
         self._memo.clear()
@@ -429,6 +447,9 @@ class Resolver:
             vals = self.lookup(base, scope_id)
         if vals is None:
             return None
+        return self._apply_ops(vals, ops, scope_id)
+
+    def _apply_ops(self, vals: Values, ops: tuple[str, ...], scope_id: str) -> Values:
         i = 0
         while i < len(ops):
             op = ops[i]
@@ -838,6 +859,17 @@ def _container_ops(ops: tuple[str, ...]) -> tuple[str, ...]:
             out.append(ops[i])
             i += 1
     return tuple(out)
+
+
+def _live_bindings(bindings: list[Binding], line: int) -> list[Binding]:
+    """The assignments that can reach ``line``: the last unconditional one before it
+    hides the earlier ones; later ones stay (a loop can bring them around)."""
+    before = [b for b in bindings if b.line < line]
+    killers = [b for b in before if not b.conditional]
+    if not killers:
+        return bindings
+    last = max(b.line for b in killers)
+    return [b for b in bindings if b.line >= last]
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:
