@@ -61,7 +61,7 @@ def test_semantic_ranking_orders_but_never_drops(scenario: RepoBuilder, tmp_path
     ids = {i["id"] for i in semantic["impacted"]}
     assert ids == {i["id"] for i in structural["impacted"]} == {"app.py::invoice_amount", "app.py::send_welcome_email"}
     # both are direct callers: structure ties them, the code that talks about totals ranks first
-    assert [i["id"] for i in semantic["impacted"]][0] == "app.py::invoice_amount"
+    assert semantic["impacted"][0]["id"] == "app.py::invoice_amount"
     scores = [i["score"] for i in semantic["impacted"]]
     assert scores == sorted(scores, reverse=True) and scores[0] > scores[1]
 
