@@ -20,6 +20,7 @@ from impactbot.model import (
     CONFIDENCE_ORDER,
     CallSite,
     Confidence,
+    Definition,
     Edge,
     EdgeKind,
     FileFacts,
@@ -42,8 +43,9 @@ def is_test_file(path: str) -> bool:
     return fnmatch.fnmatch(name, "test_*.py") or fnmatch.fnmatch(name, "*_test.py")
 
 
-def _is_test_symbol(path: str, qualname: str, kind: str, facts: FileFacts) -> bool:
-    """pytest's default collection: ``test*`` functions, ``Test*`` classes' ``test*`` methods."""
+def _is_test_symbol(path: str, qualname: str, kind: str, defs: Mapping[str, Definition]) -> bool:
+    """pytest's default collection: ``test*`` functions, and ``test*`` methods of
+    ``Test*`` classes without ``__init__`` or of unittest ``TestCase`` subclasses."""
     if not is_test_file(path) or kind not in ("function", "method"):
         return False
     parts = qualname.split("::")
@@ -52,12 +54,26 @@ def _is_test_symbol(path: str, qualname: str, kind: str, facts: FileFacts) -> bo
     if len(parts) == 1:
         return kind == "function"
     for i in range(1, len(parts)):
-        cls = facts.definition("::".join(parts[:i]))
-        if cls is None or cls.kind != "class" or not parts[i - 1].startswith("Test"):
+        cls = defs.get("::".join(parts[:i]))
+        if cls is None or cls.kind != "class":
             return False
-        if facts.definition("::".join(parts[:i]) + "::__init__") is not None:
+        if _is_unittest_class(cls, defs):
+            continue  # unittest collects these whatever their name, __init__ or not
+        if not parts[i - 1].startswith("Test") or "::".join(parts[:i]) + "::__init__" in defs:
             return False  # pytest does not collect classes with __init__
     return kind == "method"
+
+
+def _is_unittest_class(cls: Definition, defs: Mapping[str, Definition], depth: int = 0) -> bool:
+    """A subclass of ``TestCase`` (unittest's, Django's, ...), through bases in the same file."""
+    for base in cls.bases:
+        name = base.rsplit(".", 1)[-1]
+        if name.endswith("TestCase"):
+            return True
+        local = defs.get(name)
+        if depth < 10 and local is not None and local.kind == "class" and _is_unittest_class(local, defs, depth + 1):
+            return True
+    return False
 
 
 @dataclass
@@ -86,28 +102,24 @@ class _Edges:
 
 def symbols_of(path: str, facts: FileFacts) -> list[Symbol]:
     """The graph nodes one file contributes."""
-    out = []
-    seen: set[str] = set()
+    defs: dict[str, Definition] = {}
     for d in facts.definitions:
-        sid = symbol_id(path, d.qualname)
-        if sid in seen:
-            continue
-        seen.add(sid)
-        out.append(
-            Symbol(
-                id=sid,
-                path=path,
-                qualname=d.qualname,
-                kind=d.kind,
-                line=d.start_line,
-                end_line=d.end_line,
-                fingerprint=d.fingerprint,
-                language=facts.language,
-                signature=d.signature,
-                is_test=_is_test_symbol(path, d.qualname, d.kind, facts),
-            )
+        defs.setdefault(d.qualname, d)
+    return [
+        Symbol(
+            id=symbol_id(path, d.qualname),
+            path=path,
+            qualname=d.qualname,
+            kind=d.kind,
+            line=d.start_line,
+            end_line=d.end_line,
+            fingerprint=d.fingerprint,
+            language=facts.language,
+            signature=d.signature,
+            is_test=_is_test_symbol(path, d.qualname, d.kind, defs),
         )
-    return out
+        for d in defs.values()
+    ]
 
 
 def site_flows(

@@ -284,3 +284,16 @@ def test_requirements_change_asks_for_all_tests(shop: RepoBuilder) -> None:
     report = diff(shop.path, "main..feature")
     assert report["run_all_tests"] == {"reason": "requirements.txt changed: it can affect any test"}
     assert report["changed"] == []
+
+
+def test_unittest_style_test_classes_are_tests(repo: RepoBuilder) -> None:
+    repo.commit({"calc.py": "def add(a, b):\n    return a + b\n",
+                 "test_calc.py": "import unittest\n\nfrom calc import add\n\n\nclass Base(unittest.TestCase):\n"
+                                 "    pass\n\n\nclass AdditionChecks(Base):\n    def test_add(self):\n"
+                                 "        self.assertEqual(add(1, 2), 3)\n\n\nclass Helper:\n"
+                                 "    def test_like_name(self):\n        return add(0, 0)\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"calc.py": "def add(a, b):\n    return b + a\n"})
+    report = diff(repo.path, "main..feature")
+    assert report["tests"] == ["test_calc.py::AdditionChecks::test_add"]
