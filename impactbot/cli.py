@@ -256,6 +256,10 @@ def run_diff(range_: str | None, opts: dict[str, Any]) -> int:
         embedder = _embedder(settings, cache, opts) if settings.semantic else None
         report = analyse(changes, settings, repo=repo, cache=cache, embedder=embedder, progress=progress)
     _finish_progress(progress)
+    if not opts.get("quiet") and not sys.stderr.isatty():
+        s = report.stats
+        click.echo(f"impactbot: {s.files_parsed} files parsed, {s.files_cached} from cache, "
+                   f"{len(report.changed)} changed, {len(report.impacted)} impacted, {s.seconds:.2f}s", err=True)
     _publish(report, settings, opts)
     return _gate(report, opts.get("fail_on"))
 
