@@ -38,7 +38,12 @@ def write_output(text: str, path: Path | None) -> None:
         sys.stdout.flush()
         return
     try:
-        _atomic_write(path, text.encode("utf-8"))
+        if path.exists() and not path.is_file():
+            # /dev/stdout, /dev/null, a named pipe: replacing it would destroy it
+            with path.open("wb") as handle:
+                handle.write(text.encode("utf-8"))
+        else:
+            _atomic_write(path, text.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
 

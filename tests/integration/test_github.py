@@ -586,3 +586,13 @@ def test_the_fork_safe_workflow_rejects_a_forged_pr_number(fake_github: FakeGitH
     assert "the artifact's pull request number is not a number: '7; touch pwned'" in process.stderr
     assert fake_github.requests == []
     assert not (tmp_path / "pwned").exists()
+
+
+def test_write_output_to_a_special_file_writes_through_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    write_output("through the pipe", fifo)
+    out, _ = reader.communicate(timeout=10)
+    assert out == b"through the pipe\n"
+    assert fifo.exists() and not fifo.is_file()  # still a pipe, not replaced by a regular file
