@@ -18,7 +18,7 @@ from impactbot.extract._pygrammar import Grammar
 
 Values = list[tuple[str, "str | None"]]  # (suffix such as "" or "[]", expr)
 
-_DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+DOTTED_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _QUOTES = frozenset(b"'\"")
 
 # Annotation heads, by their last dotted component (``typing.Optional`` too).
@@ -297,7 +297,7 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
     walrus = g.kinds("named_expression")
     f_object, f_attribute = g.fields["object"], g.fields["attribute"]
     f_function, f_value = g.fields["function"], g.fields["value"]
-    dotted = _DOTTED.fullmatch
+    dotted = DOTTED_NAME.fullmatch
 
     def expr(node: Node) -> str | None:
         kind = node.kind_id

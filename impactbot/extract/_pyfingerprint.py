@@ -151,7 +151,7 @@ class Fingerprinter:
 
     def _strings(self, buf: bytearray, strings: list[Node], docstrings: set[int]) -> None:
         covered = -1
-        for start, end in sorted(zip(map(_START, strings), map(_END, strings))):
+        for start, end in sorted(zip(map(_START, strings), map(_END, strings), strict=True)):
             if start < covered:
                 continue  # a string inside an f-string replacement field
             covered = end

@@ -12,11 +12,13 @@ from __future__ import annotations
 from tree_sitter import Language, Parser, Query
 from tree_sitter_python import language as _python_language
 
-# One query, one pass over the tree in C. Each capture name feeds one handler in
-# python.py; the fingerprint uses comment..stmt. Capture lists come back grouped
-# by name but NOT in source order, so every consumer sorts or keys by position.
-# Single-node patterns only: a nested pattern such as (block (_) @stmt) costs
-# as much as three plain ones.
+# One query, one pass over the tree in C. Each capture name feeds one handler of
+# a pass (_pycalls, _pybindings, _pydefs); the fingerprint uses comment through
+# compound. Capture lists come back grouped by name but NOT in source order (the
+# order even varies from run to run), so every consumer sorts or keys by
+# position. Single-node patterns where possible: a nested pattern such as
+# (block (_) @stmt) costs as much as three plain ones; the dead-code pattern is
+# the exception, since its predicate keeps thousands of ordinary ifs out.
 QUERY_SOURCE = """
 [(function_definition) (class_definition)] @def
 (decorated_definition) @decorated

@@ -1,6 +1,6 @@
 """Fast constructors for the two model records the extractor makes by the hundred thousand.
 
-``CallSite`` and ``Binding`` are frozen slots dataclasses: their generated
+``CallSite`` and ``Binding`` are frozen slots dataclasses: their dataclass
 ``__init__`` assigns every field through ``object.__setattr__``, which made
 building them the largest single cost of a cold run over Django. Writing the
 slots directly gives an equal object in half the time. If the model's fields

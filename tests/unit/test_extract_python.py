@@ -293,9 +293,12 @@ def test_fingerprint_ignores_formatting_comments_commas_quotes_and_parens() -> N
 
 def test_fingerprint_ignores_indentation_style_and_statement_separators() -> None:
     tabs = ORIGINAL.replace("    ", "\t")
-    joined = ORIGINAL.replace("    subtotal = sum", "    pass; subtotal = sum").replace("pass; ", "")
-    one_line = ORIGINAL.replace("if subtotal > LIMIT and discount:\n        return", "if subtotal > LIMIT and discount: return")
+    joined = ORIGINAL.replace('cart."""\n    subtotal', 'cart."""; subtotal')
+    one_line = ORIGINAL.replace(
+        "if subtotal > LIMIT and discount:\n        return", "if subtotal > LIMIT and discount: return"
+    )
     for variant in (tabs, joined, one_line):
+        assert variant != ORIGINAL
         assert fingerprint(variant, "total") == fingerprint(ORIGINAL, "total")
 
 
@@ -459,7 +462,11 @@ def test_arguments_are_counted_and_rendered() -> None:
     ("source", "args", "kwargs"),
     [
         ("f()", (), ()),
-        ("f(x, y.z, None, True, 3, 4.5, key=name, n=0)", ("x", "y.z", None, None, None, None), (("key", "name"), ("n", None))),
+        (
+            "f(x, y.z, None, True, 3, 4.5, key=name, n=0)",
+            ("x", "y.z", None, None, None, None),
+            (("key", "name"), ("n", None)),
+        ),
         ("f(\n    a,\n    b,\n)", ("a", "b"), ()),
         ("f('a, b', \"c\")", (None, None), ()),
         ("f(a == b, not c, d if e else g)", (None, None, None), ()),
@@ -467,6 +474,11 @@ def test_arguments_are_counted_and_rendered() -> None:
         ("f(x for x in y)", (None,), ()),
         ("f(items[0], self.get(1))", ("items[]", "self.get()"), ()),
         ("f(a, # comment\n  b)", ("a", "b"), ()),
+        ("f(rb'x', u\"y\", key='a, b = c')", (None, None), (("key", None),)),
+        ("f('''a''', x)", (None, "x"), ()),
+        ("f('a' 'b', x)", (None, "x"), ()),
+        ("f(f'{g(x)}', y)", (None, "y"), ()),
+        ('f(x, y="it\'s")', ("x",), (("y", None),)),
     ],
 )
 def test_argument_exprs(source: str, args: tuple[str | None, ...], kwargs: tuple[tuple[str, str | None], ...]) -> None:
@@ -906,6 +918,44 @@ def test_global_and_nonlocal_declarations_bind_nothing_known() -> None:
     assert binds(source) == [("outer", "registry", None, "global"), ("outer::inner", "count", None, "nonlocal")]
 
 
+def test_assignments_in_a_branch_or_loop_of_their_function_are_conditional() -> None:
+    source = """
+        def run(items):
+            total = 0
+            if items:
+                first = items[0]
+            for item in items:
+                last = item
+            with lock:
+                held = True
+            try:
+                value = parse()
+            except ValueError:
+                value = None
+            def inner():
+                fresh = 1
+
+        class Config:
+            if DEBUG:
+                level = 1
+        flag = 1
+        if ready:
+            loaded = 1
+        """
+    conditional = {b.target: b.conditional for b in facts(source).bindings if b.kind == "assign"}
+    assert conditional == {
+        "total": False,
+        "first": True,
+        "last": True,
+        "held": True,
+        "value": True,
+        "fresh": False,  # straight in the body of its own function
+        "level": True,
+        "flag": False,
+        "loaded": False,  # module-level code runs once, in order
+    }
+
+
 def test_a_lambda_value_is_the_lambda_expr() -> None:
     assert binds("key = lambda item: item.price\n") == [("", "key", "<lambda>", "assign")]
 
@@ -1044,6 +1094,13 @@ def test_extract_dispatches_on_language() -> None:
     assert extract(data, "python") == extract_python(data)
     other = extract(data, "cobol")
     assert (other.definitions, other.calls, other.error) == ((), (), "unsupported language 'cobol'")
+
+
+def test_the_grammar_is_built_once_per_process() -> None:
+    from impactbot.extract._pygrammar import grammar
+
+    assert grammar() is grammar()
+    assert grammar().parser is grammar().parser
 
 
 def test_extractor_version_names_the_grammar() -> None:

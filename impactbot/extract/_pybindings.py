@@ -1,0 +1,240 @@
+"""Bindings, imports and ``__all__`` of a Python file."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from operator import itemgetter
+
+from tree_sitter import Node
+
+from impactbot.extract._pycalls import AUGMENTED
+from impactbot.extract._pyexpr import elements
+from impactbot.extract._pystate import END, FileState, child, dotted_text, first_of, line_of, named_child, text_of
+from impactbot.extract._records import binding
+from impactbot.model import BindingKind, Import
+
+_UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
+
+
+class BindingFacts(FileState):
+    """The passes that produce Bindings and Imports, and ``__all__``."""
+
+    def _assignments(self) -> None:
+        e, x = self.e, self.x
+        f_right = e.f["right"]
+        identifier, simple, assign_token, call = e.identifier, e.simple_values, e.assign_token, e.call
+        expr, bounds, names, dead = x.expr, self.scopes.bounds, self.scopes.values, self.dead
+        out, callees = self.bindings, self.callees
+        for node in self._caps("assign"):
+            count = node.child_count
+            if count < 2:
+                continue
+            left = node.child(0)
+            if left.kind_id != identifier:
+                self._mark_targets(left)
+            pos = node.start_byte
+            if dead is not None and pos in dead:
+                continue
+            scope = names[bisect_right(bounds, pos) - 1]
+            line = node.start_point.row + 1
+            if count == 3 and node.child(1).kind_id in assign_token:
+                value: Node | None = node.child(2)
+            else:
+                self._annotated(node, left, scope)
+                value = node.child_by_field_id(f_right)
+            while value is not None and value.kind_id == node.kind_id:  # a = b = v
+                value = value.child_by_field_id(f_right)
+            if value is None:
+                continue
+            if not scope and left.text == b"__all__" and self._dunder_all(node, value, "set"):
+                continue
+            if left.kind_id == identifier and value.kind_id in simple:
+                if value.kind_id == call:  # the calls pass already rendered its callee
+                    callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
+                    rendered = expr(value) if callee is _UNKNOWN else None if callee is None else callee + "()"
+                else:
+                    rendered = expr(value)
+                record = binding(scope, text_of(left), rendered, line, "assign", bool(scope) and self._conditional(pos))
+                out.append(((pos << 32) | (END - node.end_byte), record))
+            else:
+                self._bind(node, scope, x.bind_value(left, value), "assign")
+
+    def _annotated(self, node: Node, left: Node, scope: str) -> None:
+        annotation = node.child_by_field_id(self.e.f["type"])
+        if annotation is not None:
+            pairs = self.x.bind(left, list(self.x.instances(annotation)))
+            self._bind(node, scope, pairs, "annotation")
+
+    def _augmented(self) -> None:
+        f, x = self.e.f, self.x
+        for node in self._caps("aug"):
+            left = node.child_by_field_id(f["left"])
+            right = node.child_by_field_id(f["right"])
+            operator = node.child_by_field_id(f["operator"])
+            if left is None or right is None or operator is None or not self._live(node):
+                continue
+            if left.kind_id == self.e.subscript:
+                self.sub_updates.add(left.end_byte)
+            dunder = AUGMENTED.get(operator.type)
+            if dunder:
+                self._op(node.start_byte, left, dunder, node)
+            scope = self.scope_at(node.start_byte)
+            if not scope and left.text == b"__all__" and self._dunder_all(node, right, "extend"):
+                continue
+            added = [(s, v) for s, v in x.values(right) if s]
+            if added and operator.type in ("+=", "|="):
+                self._bind(node, scope, x.bind(left, added), "assign")
+
+    def _loops(self) -> None:
+        f, x = self.e.f, self.x
+        for node in self._caps("for"):
+            left = node.child_by_field_id(f["left"])
+            right = node.child_by_field_id(f["right"])
+            if left is None or right is None:
+                continue
+            self._mark_targets(left)
+            if not self._live(node):
+                continue
+            first = child(node, 0)
+            is_async = first is not None and first.kind_id in self.e.async_token
+            self._op(node.start_byte, right, "__aiter__" if is_async else "__iter__", node)
+            pairs = x.bind(left, elements(x.values(right)))
+            self._bind(node, self.scope_at(node.start_byte), pairs, "for")
+
+    def _withs(self) -> None:
+        for node in self._caps("with"):
+            first = child(node, 0)
+            is_async = first is not None and first.kind_id in self.e.async_token
+            enter, leave = ("__aenter__", "__aexit__") if is_async else ("__enter__", "__exit__")
+            for clause in node.named_children:
+                if clause.kind_id in self.e.with_clause:
+                    for item in self.x.named(clause):
+                        self._with_item(node, item, enter, leave)
+
+    def _with_item(self, statement: Node, item: Node, enter: str, leave: str) -> None:
+        value = item.child_by_field_id(self.e.f["value"])
+        if value is None:
+            return
+        alias = None
+        if value.kind_id in self.e.as_pattern:
+            alias = value.child_by_field_id(self.e.f["alias"])
+            value = named_child(value, 0)
+            if alias is not None:
+                self._mark_targets(alias)
+        if value is None or not self._live(statement):
+            return
+        self._op(item.start_byte, value, enter, item)
+        self._op(item.start_byte, value, leave, item)
+        if alias is not None:
+            base = self.x.expr(value)
+            entered = None if base is None else f"{base}.{enter}()"
+            pairs = self.x.bind(alias, [("", entered)])
+            self._bind(item, self.scope_at(item.start_byte), pairs, "with")
+
+    def _deletes(self) -> None:
+        for node in self._caps("del"):
+            for target in self.x.named(node):
+                self._mark_deleted(target)
+
+    def _mark_deleted(self, node: Node) -> None:
+        kind = node.kind_id
+        if kind == self.e.subscript:
+            self.sub_deletes.add(node.end_byte)
+        elif kind == self.e.attribute:
+            self.attr_stores.add(node.end_byte)
+        elif kind in self.e.targets:
+            for child in self.x.named(node):
+                self._mark_deleted(child)
+
+    def _returns(self) -> None:
+        x = self.x
+        for node in self._caps("return"):
+            value = x.named(node)
+            if value and self._live(node):
+                pairs = [("<return>" + s, v) for s, v in x.values(value[0])]
+                self._bind(node, self.scope_at(node.start_byte), pairs, "return")
+        for node in self._caps("yield"):
+            value = x.named(node)
+            if not value or not self._live(node):
+                continue
+            second = child(node, 1)
+            values = x.values(value[-1])
+            if second is not None and second.kind_id in self.e.from_token:
+                values = elements(values)
+            pairs = [("<return>[]" + s, v) for s, v in values]
+            self._bind(node, self.scope_at(node.start_byte), pairs, "return")
+
+    def _small_bindings(self) -> None:
+        """``except E as e``, ``(x := v)``, ``global x`` and ``nonlocal x``."""
+        f, x = self.e.f, self.x
+        for node in self._caps("except"):
+            value = node.child_by_field_id(f["value"])
+            if value is None or value.kind_id not in self.e.as_pattern or not self._live(node):
+                continue
+            alias = value.child_by_field_id(f["alias"])
+            types = named_child(value, 0)
+            if alias is None or types is None:
+                continue
+            members = x.named(types) if types.kind_id in self.e.tuple_like else [types]
+            exprs = [x.expr(t) for t in members]
+            pairs = x.bind(alias, [("", None if t is None else t + "()") for t in exprs])
+            self._bind(node, self.scope_at(node.start_byte), pairs, "except")
+        for node in self._caps("walrus"):
+            name = node.child_by_field_id(f["name"])
+            value = node.child_by_field_id(f["value"])
+            if name is not None and value is not None and self._live(node):
+                pairs = x.bind(name, x.values(value))
+                self._bind(node, self.scope_at(node.start_byte), pairs, "assign")
+        for node in self._caps("scopedecl"):
+            if not self._live(node):
+                continue
+            kind: BindingKind = "nonlocal" if node.kind_id in self.e.nonlocal_statement else "global"
+            names = [(text_of(n), None) for n in x.named(node) if n.kind_id == self.e.identifier]
+            self._bind(node, self.scope_at(node.start_byte), names, kind)
+
+    # -------------------------------------------------------------- imports
+
+    def _imports(self) -> tuple[Import, ...]:
+        found: list[tuple[int, Import]] = []
+        for node in self._caps("import"):
+            scope = self.scope_at(node.start_byte)
+            type_only = not self._live(node)
+            line = line_of(node)
+            for module, name, alias, level in self._imported(node):
+                found.append((node.start_byte, Import(scope, module, name, alias, level, line, type_only)))
+        found.sort(key=first_of)
+        return tuple(i for _, i in found)
+
+    def _imported(self, node: Node) -> list[tuple[str, str | None, str | None, int]]:
+        e, f = self.e, self.e.f
+        names = node.children_by_field_id(f["name"])
+        if node.kind_id in e.import_statement:
+            return [(module, None, alias, 0) for module, alias in map(self._dotted, names)]
+        module_node = node.child_by_field_id(f["module_name"])
+        module, level = "", 0
+        if module_node is not None and module_node.kind_id in e.relative_import:
+            for part in module_node.named_children:
+                if part.kind_id in e.import_prefix:
+                    level = (part.text or b"").count(b".")
+                else:
+                    module = dotted_text(part)
+        elif module_node is not None:
+            module = dotted_text(module_node)
+        if any(c.kind_id in e.wildcard_import for c in node.named_children):
+            return [(module, "*", None, level)]
+        return [(module, name, alias, level) for name, alias in map(self._dotted, names)]
+
+    def _dotted(self, node: Node) -> tuple[str, str | None]:
+        if node.kind_id in self.e.aliased_import:
+            name = node.child_by_field_id(self.e.f["name"])
+            alias = node.child_by_field_id(self.e.f["alias"])
+            return ("" if name is None else dotted_text(name)), (None if alias is None else text_of(alias))
+        return dotted_text(node), None
+
+    def _all_names(self) -> tuple[str, ...] | None:
+        names: list[str] | None = None
+        for _, event, found in sorted(self.all_events, key=itemgetter(0)):
+            if found is None or (event != "set" and names is None):
+                return None
+            names = found if event == "set" else [*(names or ()), *found]
+        return None if names is None else tuple(names)

@@ -1,0 +1,284 @@
+"""Call sites of a Python file: calls, decorators' calls, operators and attribute reads."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from tree_sitter import Node
+
+from impactbot.extract._pyexpr import DOTTED_NAME
+from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
+from impactbot.extract._records import call_site
+from impactbot.model import CallSite
+
+_BINARY = {
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+    "@": "__matmul__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+}
+AUGMENTED = {op + "=": "__i" + dunder[2:] for op, dunder in _BINARY.items()}
+_COMPARE = {
+    "==": "__eq__",
+    "!=": "__ne__",
+    "<>": "__ne__",
+    "<": "__lt__",
+    "<=": "__le__",
+    ">": "__gt__",
+    ">=": "__ge__",
+}
+_CONTAINS = frozenset({"in", "not in"})
+_UNARY = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+_CONTAINER_METHODS = (".append", ".add", ".extend")
+
+# A call whose callee is a (dotted) name and whose arguments are names, dotted
+# names, numbers or plain strings, optionally as keyword=value: two calls in
+# three. Their facts are read off the text; everything else goes through the
+# tree. The pattern is unambiguous (no nested choice can split the same text
+# two ways), so a near miss fails in linear time.
+_SIMPLE_CALL = re.compile(
+    rb"([A-Za-z_][A-Za-z0-9_.]*)\(([A-Za-z0-9_.,=\s]*(?:(?:\"[^\"\\\n]*\"|'[^'\\\n]*')[A-Za-z0-9_.,=\s]*)*)\)"
+)
+_STRINGS = re.compile(rb"\"[^\"]*\"|'[^']*'")
+_WORDS_APART = re.compile(rb"[A-Za-z0-9_.]\s+[A-Za-z0-9_.]").search
+_ArgumentFacts = tuple[tuple["str | None", ...], tuple[str, ...], tuple[tuple[str, "str | None"], ...]]
+# Argument lists repeat a lot ("()", "(self)", "(request)"); results are immutable.
+_ARGUMENTS_SEEN: dict[bytes, _ArgumentFacts | None] = {}
+_NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_LITERAL_NAMES = frozenset({"True", "False", "None"})
+
+
+class CallFacts(FileState):
+    """The passes that produce CallSites (and the bindings of ``x.append(f)``)."""
+
+    def _calls(self) -> None:
+        data, sites, attr_stores = self.data, self.sites, self.attr_stores
+        bounds, names, dead = self.scopes.bounds, self.scopes.values, self.dead
+        simple, seen = _SIMPLE_CALL.fullmatch, _ARGUMENTS_SEEN
+        for node in self._caps("call"):
+            start, end = node.start_byte, node.end_byte
+            shape = simple(data, start, end)
+            if shape is not None:
+                inner = shape[2]
+                arguments = seen[inner] if inner in seen else _simple_arguments(inner)
+            if shape is None or arguments is None:
+                self._call(node)
+                continue
+            callee = shape[1].decode("ascii")
+            if "." in callee:
+                attr_stores.add(start + len(callee))  # a method call, not an attribute read
+            if dead is not None and start in dead:
+                continue
+            args, keywords, kwargs = arguments
+            scope = names[bisect_right(bounds, start) - 1]
+            line = node.start_point.row + 1
+            site = call_site(scope, callee, line, "call", len(args), keywords, False, False, args, kwargs)
+            key = (start << 32) | (END - end)
+            sites.append((key, site))
+            self.callees[key] = callee
+            if callee.endswith(_CONTAINER_METHODS):
+                self._container_call(node, scope, callee, args, keywords)
+
+    def _call(self, node: Node) -> None:
+        """A call site read from the tree (nested calls, subscripts, splats, ...)."""
+        e = self.e
+        expr = self.x.expr
+        children = node.children
+        if len(children) < 2:
+            return
+        function, arguments = children[0], children[1]
+        if arguments.kind_id != e.argument_list and arguments.kind_id not in e.generator:
+            found = node.child_by_field_id(e.f["arguments"])  # a comment in between
+            if found is None:
+                return
+            arguments = found
+        if function.kind_id == e.attribute:
+            self.attr_stores.add(function.end_byte)  # a method call, not an attribute read
+        start = node.start_byte
+        if self.dead is not None and start in self.dead:
+            return
+        callee = expr(function)
+        star = starstar = False
+        positional: list[str | None] = []
+        keywords: list[str] = []
+        kwargs: list[tuple[str, str | None]] = []
+        if arguments.kind_id != e.argument_list:
+            positional.append(None)  # f(x for x in y)
+        else:
+            for arg in arguments.named_children:
+                kind = arg.kind_id
+                if kind == e.keyword_argument:
+                    parts = arg.children
+                    keyword = text_of(parts[0])
+                    keywords.append(keyword)
+                    kwargs.append((keyword, expr(parts[-1]) if len(parts) > 2 else None))
+                elif kind in e.list_splat:
+                    star = True
+                elif kind in e.dict_splat:
+                    starstar = True
+                elif kind != e.comment:
+                    positional.append(expr(arg))
+        scope = self.scope_at(start)
+        self.callees[node_key(node)] = callee
+        args = tuple(positional)
+        self.sites.append(
+            (
+                node_key(node),
+                call_site(
+                    scope,
+                    callee,
+                    node.start_point.row + 1,
+                    "call",
+                    len(args),
+                    tuple(keywords),
+                    star,
+                    starstar,
+                    args,
+                    tuple(kwargs),
+                ),
+            )
+        )
+        if callee is not None and callee.endswith(_CONTAINER_METHODS):
+            self._container_call(node, scope, callee, args, keywords)
+
+    def _container_call(
+        self, node: Node, scope: str, callee: str, args: tuple[str | None, ...], keywords: Sequence[str]
+    ) -> None:
+        """``x.append(f)`` / ``x.add(f)`` bind ``x[]``; ``__all__`` may grow."""
+        owner, _, method = callee.rpartition(".")
+        if method in ("append", "add") and len(args) == 1 and not keywords and args[0]:
+            self._bind(node, scope, [(owner + "[]", args[0])], "assign")
+        if owner == "__all__" and scope == "" and method in ("append", "extend"):
+            arguments = node.child_by_field_id(self.e.f["arguments"])
+            values = [] if arguments is None else self.x.named(arguments)
+            if len(values) == 1:
+                self._dunder_all(node, values[0], method)
+            else:
+                self.all_events.append((node.start_byte, method, None))
+
+    def _op_sites(self) -> list[tuple[int, CallSite]]:
+        # One node may imply several operator sites: order them by callee, since
+        # the dict's own order follows the capture order, which varies.
+        found = sorted((node_key(node), callee, scope, node) for (scope, callee), (_, node) in self.first_ops.items())
+        return [(key, call_site(scope, callee, line_of(node), "operator")) for key, callee, scope, node in found]
+
+    def _subscripts(self) -> None:
+        value_field = self.e.f["value"]
+        for node in self._caps("sub"):
+            start, end = node.start_byte, node.end_byte
+            if (self.types is not None and start in self.types) or not self._live(node):
+                continue
+            value = node.child_by_field_id(value_field)
+            if value is None:
+                continue
+            if end in self.sub_stores:
+                self._op(start, value, "__setitem__", node)
+            elif end in self.sub_deletes:
+                self._op(start, value, "__delitem__", node)
+            else:
+                self._op(start, value, "__getitem__", node)
+                if end in self.sub_updates:
+                    self._op(start, value, "__setitem__", node)
+
+    def _operators(self) -> None:
+        e = self.e
+        f_left, f_operator, f_argument = e.f["left"], e.f["operator"], e.f["argument"]
+        for node in self._caps("op"):
+            start = node.start_byte
+            if (self.types is not None and start in self.types) or not self._live(node):
+                continue
+            kind = node.kind_id
+            if kind in e.binary or kind in e.unary:
+                operator = node.child_by_field_id(f_operator)
+                operand = node.child_by_field_id(f_left if kind in e.binary else f_argument)
+                table = _BINARY if kind in e.binary else _UNARY
+                dunder = None if operator is None else table.get(operator.type)
+                if dunder is not None and operand is not None:
+                    self._op(start, operand, dunder, node)
+            else:
+                self._comparison(node)
+
+    def _comparison(self, node: Node) -> None:
+        previous: Node | None = None
+        pending: str | None = None
+        for child in node.children:
+            if child.kind_id == self.e.comment:
+                continue
+            if not child.is_named or child.type in _CONTAINS or child.type == "is not":
+                pending = child.type
+                continue
+            if pending in _CONTAINS:
+                self._op(node.start_byte, child, "__contains__", node)
+            elif pending in _COMPARE and previous is not None:
+                self._op(node.start_byte, previous, _COMPARE[pending], node)
+            previous, pending = child, None
+
+    def _attributes(self) -> list[tuple[int, CallSite]]:
+        """Attribute reads that are not call targets, first per (scope, expr)."""
+        expr, bounds, names, dead = self.x.expr, self.scopes.bounds, self.scopes.values, self.dead
+        skip, dotted, data = self.attr_stores, DOTTED_NAME.fullmatch, self.data
+        first: dict[tuple[str, str], tuple[int, Node]] = {}
+        for node in self._caps("attr"):
+            end = node.end_byte
+            if end in skip:
+                continue
+            start = node.start_byte
+            if dead is not None and start in dead:
+                continue
+            callee = data[start:end].decode("ascii") if dotted(data, start, end) else expr(node)
+            if callee is None:
+                continue
+            key = (names[bisect_right(bounds, start) - 1], callee)
+            known = first.get(key)
+            if known is None or start < known[0]:
+                first[key] = (start, node)
+        return [
+            ((start << 32) | (END - node.end_byte), call_site(scope, callee, node.start_point.row + 1, "attribute"))
+            for (scope, callee), (start, node) in first.items()
+        ]
+
+
+def _simple_arguments(inner: bytes) -> _ArgumentFacts | None:
+    """(args, keywords, kwargs) of an argument list matched by _SIMPLE_CALL.
+
+    None when the text only looks simple: ``a == b``, ``not x`` or ``x for x
+    in y`` are expressions, which the tree renders.
+    """
+    if len(_ARGUMENTS_SEEN) > 16384:
+        _ARGUMENTS_SEEN.clear()
+    text = inner
+    # `int in bytes` and .find(): `bytes in bytes` first tries the needle as an
+    # int and raises internally, which costs more than the search
+    if 0x22 in text or 0x27 in text:
+        if text.find(b'""') >= 0 or text.find(b"''") >= 0:
+            return None  # triple quotes or adjacent strings: the pattern may have split them wrongly
+        text = _STRINGS.sub(b"\x01", text)  # a literal (a prefix may stay in front): its expr is None
+    result: _ArgumentFacts | None = None
+    if text.find(b"==") < 0 and not _WORDS_APART(text):
+        args: list[str | None] = []
+        keywords: list[str] = []
+        kwargs: list[tuple[str, str | None]] = []
+        for item in text.decode("ascii").split(","):
+            keyword, equals, atom = item.partition("=")
+            atom = (atom if equals else keyword).strip()
+            name = atom[:1] in _NAME_STARTS and "\x01" not in atom and atom not in _LITERAL_NAMES
+            value = atom if name else None
+            if equals:
+                keywords.append(keyword.strip())
+                kwargs.append((keywords[-1], value))
+            elif atom:
+                args.append(value)
+        result = tuple(args), tuple(keywords), tuple(kwargs)
+    _ARGUMENTS_SEEN[inner] = result
+    return result

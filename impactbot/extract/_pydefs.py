@@ -1,0 +1,230 @@
+"""Definitions of a Python file: qualnames, lines, signatures, decorators, bases, fingerprints."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from impactbot.extract._pyexpr import Values
+from impactbot.extract._pyfingerprint import Span, fingerprint
+from impactbot.extract._pystate import Def, FileState, child, line_count, line_of, named_child, node_key, text_of
+from impactbot.extract._records import call_site
+from impactbot.model import Definition, Param, ParamKind, Signature
+
+_NEEDS_TIDY = re.compile(r"\s|,[)\]}]")
+
+# (node, name, kind, annotation, default) of one parameter
+_Parameter = tuple[Node, str, ParamKind, "Node | None", "Node | None"]
+
+
+class DefinitionFacts(FileState):
+    """The pass that produces Definitions, with their decorator sites and parameter bindings."""
+
+    def _definition_facts(self) -> tuple[Definition, ...]:
+        """One Definition per qualname; emits decorator sites and parameter bindings."""
+        defs = self.defs
+        texts = self._fingerprint_texts()
+        comment_ends = {n.end_byte for n in self._caps("comment")}
+        rows: dict[str, _Row] = {}
+        for i, d in enumerate(defs, 1):
+            decorators = self._decorators(d)
+            params = None if d.kind == "class" else self._parameters(d)
+            if params and self._live(d.node):
+                self._parameter_bindings(d, params)
+            end_line = self._end_line(d.node, comment_ends)
+            row = rows.get(d.qualname)
+            if row is None:
+                rows[d.qualname] = _Row(d, end_line, [texts[i]], params, decorators)
+            else:  # defined again in the same scope: one symbol, spanning all of them
+                row.end_line = max(row.end_line, end_line)
+                row.texts.append(texts[i])
+        out = [Definition("", "module", 1, line_count(self.data), fingerprint(texts[:1]))]
+        for row in rows.values():
+            d = row.first
+            out.append(
+                Definition(
+                    d.qualname,
+                    d.kind,
+                    line_of(d.decorated or d.node),
+                    row.end_line,
+                    fingerprint(row.texts),
+                    None if row.params is None else self._signature(d, row.params),
+                    row.decorators,
+                    self._bases(d),
+                    self._is_async(d.node),
+                )
+            )
+        return tuple(out)
+
+    def _fingerprint_texts(self) -> list[bytes]:
+        defs = self.defs
+        spans = [Span(d.start, d.node.end_byte, self._placeholder(d)) for d in defs]
+        decorated = {d.node.start_byte for d in defs if d.decorated is not None}
+        return self.e.fingerprinter.texts(self.data, self.caps, spans, self._docstrings(), decorated)
+
+    def _docstrings(self) -> set[int]:
+        """Start bytes of the docstrings of the module and of each definition."""
+        e = self.e
+        found = set()
+        for block in [self.tree.root_node, *(d.body for d in self.defs)]:
+            first = None if block is None else named_child(block, 0)
+            while first is not None and first.kind_id == e.comment:
+                first = first.next_named_sibling
+            if first is None or first.kind_id != e.expression_statement:
+                continue
+            if first.named_child_count == 1:
+                string = named_child(first, 0)
+                if string is not None and string.kind_id in e.string:
+                    found.add(string.start_byte)
+        return found
+
+    def _placeholder(self, d: Def) -> bytes:
+        word = b"$class:" if d.kind == "class" else b"$def:"
+        return word + d.name.encode("utf-8", "replace") + b"$"
+
+    def _end_line(self, node: Node, comment_ends: set[int]) -> int:
+        """The last line with code: a trailing comment inside the body does not count."""
+        while node.end_byte in comment_ends and node.child_count:
+            i = node.child_count - 1
+            child = node.child(i)
+            while child is not None and child.kind_id == self.e.comment and i > 0:
+                i -= 1
+                child = node.child(i)
+            if child is None or child.kind_id == self.e.comment:
+                break
+            node = child
+        return node.end_point.row + 1
+
+    def _decorators(self, d: Def) -> tuple[str, ...]:
+        """The decorator exprs of ``d``; each decorator is also a call site."""
+        if d.decorated is None:
+            return ()
+        found = []
+        for node in d.decorated.children:
+            if node.kind_id not in self.e.decorator:
+                continue
+            inner = named_child(node, 0)
+            callee = None if inner is None else self.x.expr(inner)
+            if callee is not None:
+                found.append(callee)
+            if self._live(node):
+                site = call_site(self.scope_at(node.start_byte), callee, line_of(node), "decorator", 1, args=(d.name,))
+                self.sites.append((node_key(node), site))
+        return tuple(found)
+
+    def _bases(self, d: Def) -> tuple[str, ...]:
+        if d.kind != "class":
+            return ()
+        superclasses = d.node.child_by_field_id(self.e.f["superclasses"])
+        if superclasses is None:
+            return ()
+        e = self.e
+        skip = {e.keyword_argument, *e.list_splat, *e.dict_splat}
+        bases = [self.x.expr(n) for n in self.x.named(superclasses) if n.kind_id not in skip]
+        return tuple(b for b in bases if b is not None)
+
+    def _is_async(self, node: Node) -> bool:
+        first = child(node, 0)
+        return first is not None and first.kind_id in self.e.async_token
+
+    # ------------------------------------------------------------ signature
+
+    def _parameters(self, d: Def) -> list[_Parameter]:
+        """(node, name, kind, annotation, default) of each parameter, in order."""
+        e = self.e
+        params_node = d.node.child_by_field_id(e.f["parameters"])
+        if params_node is None or not params_node.named_child_count:
+            return []
+        out: list[_Parameter] = []
+        keyword_only = False
+        for node in params_node.named_children:
+            kind_id = node.kind_id
+            if kind_id == e.identifier:
+                out.append((node, text_of(node), "keyword_only" if keyword_only else "positional", None, None))
+            elif kind_id in e.positional_separator:
+                out = [(n, s, "positional_only" if k == "positional" else k, a, v) for n, s, k, a, v in out]
+            elif kind_id in e.keyword_separator:
+                keyword_only = True
+            elif kind_id != e.comment:
+                name, kind, annotation, default = self._parameter(node)
+                if kind == "var_positional":
+                    keyword_only = True
+                elif kind == "positional" and keyword_only:
+                    kind = "keyword_only"
+                out.append((node, name, kind, annotation, default))
+        return out
+
+    def _parameter(self, node: Node) -> tuple[str, ParamKind, Node | None, Node | None]:
+        """Name, kind, annotation and default of one non-plain parameter node."""
+        e = self.e
+        kind_id = node.kind_id
+        annotation = node.child_by_field_id(e.f["type"]) if kind_id in e.typed else None
+        default = node.child_by_field_id(e.f["value"]) if kind_id in e.defaulted else None
+        name_node = child(node, 0) if kind_id in e.typed or kind_id in e.defaulted else node
+        kind: ParamKind = "positional"
+        if name_node is not None and name_node.kind_id in e.splat_pattern:
+            kind = "var_positional"
+        elif name_node is not None and name_node.kind_id in e.dict_splat_pattern:
+            kind = "var_keyword"
+        if kind != "positional" and name_node is not None:
+            name_node = child(name_node, name_node.child_count - 1)
+        return ("" if name_node is None else text_of(name_node)), kind, annotation, default
+
+    def _signature(self, d: Def, params: list[_Parameter]) -> Signature:
+        returns = d.node.child_by_field_id(self.e.f["return_type"])
+        params_out = tuple(
+            Param(name, kind, default is not None, None if ann is None else _annotation_text(ann))
+            for _, name, kind, ann, default in params
+        )
+        return Signature(params_out, None if returns is None else _annotation_text(returns))
+
+    def _parameter_bindings(self, d: Def, params: list[_Parameter]) -> None:
+        x, scope = self.x, d.qualname
+        for node, name, kind, annotation, default in params:
+            if annotation is None and default is None:
+                continue
+            target = name + ("[]" if kind in ("var_positional", "var_keyword") else "")
+            if annotation is not None:
+                pairs = [(target + s, v) for s, v in x.instances(annotation)]
+                self._bind(node, scope, pairs, "annotation")
+            if default is not None:
+                defaults: Values = [(name + s, v) for s, v in x.values(default) if v is not None]
+                self._bind(node, scope, defaults, "assign")
+        returns = d.node.child_by_field_id(self.e.f["return_type"])
+        if returns is not None:
+            pairs = [("<return>" + s, v) for s, v in x.instances(returns)]
+            self._bind(returns, scope, pairs, "annotation")
+
+
+class _Row:
+    """One qualname's definitions while they are being merged."""
+
+    __slots__ = ("decorators", "end_line", "first", "params", "texts")
+
+    def __init__(
+        self,
+        first: Def,
+        end_line: int,
+        texts: list[bytes],
+        params: list[_Parameter] | None,
+        decorators: tuple[str, ...],
+    ) -> None:
+        self.first = first
+        self.end_line = end_line
+        self.texts = texts
+        self.params = params
+        self.decorators = decorators
+
+
+def _annotation_text(node: Node) -> str:
+    """Annotation source with whitespace collapsed (black may wrap it)."""
+    text = text_of(node)
+    if not _NEEDS_TIDY.search(text):
+        return text
+    text = " ".join(text.split())
+    for opening in "([{":
+        text = text.replace(opening + " ", opening)
+    for closing in ")]}":
+        text = text.replace(" " + closing, closing).replace("," + closing, closing)
+    return text
