@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from impactbot.extract.python import extract_python
 from impactbot.model import FileFacts
 
 __all__ = ["EXTRACTOR_VERSION", "extract", "language_for"]
@@ -42,6 +41,9 @@ def extract(data: bytes, language: str) -> FileFacts:
     since the caller decides per file and must not abort the run.
     """
     if language == "python":
+        # imported on first use: a run served from the cache never loads the parser
+        from impactbot.extract.python import extract_python
+
         return extract_python(data)
     return FileFacts(
         language=language, definitions=(), calls=(), imports=(), error=f"unsupported language {language!r}"
