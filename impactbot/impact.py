@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import networkx as nx
 
@@ -80,6 +80,7 @@ class _Visit:
     depth: int
     parent: str | None
     confidence: Confidence
+    others: list[str] = field(default_factory=list)  # more parents one layer closer to the change
 
 
 def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
@@ -105,9 +106,26 @@ def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
             if old is None:
                 seen[dep] = _Visit(visit.depth + 1, node, best_conf)
                 queue.append(dep)
-            elif old.depth == visit.depth + 1 and CONFIDENCE_ORDER[best_conf] < CONFIDENCE_ORDER[old.confidence]:
-                seen[dep] = _Visit(old.depth, node, best_conf)
+            elif old.depth == visit.depth + 1:
+                if CONFIDENCE_ORDER[best_conf] < CONFIDENCE_ORDER[old.confidence]:
+                    old.others.append(old.parent or "")
+                    old.parent, old.confidence = node, best_conf
+                else:
+                    old.others.append(node)
     return seen
+
+
+MAX_PATHS = 3  # shown per impacted symbol; more only repeat the same story
+
+
+def _paths(seen: Mapping[str, _Visit], node: str) -> tuple[tuple[str, ...], ...]:
+    """Up to MAX_PATHS shortest paths, through distinct parents, the most certain first."""
+    visit = seen[node]
+    out = [_path(seen, node)]
+    for parent in visit.others[: MAX_PATHS - 1]:
+        if parent in seen:
+            out.append((node, *_path(seen, parent)))
+    return tuple(out)
 
 
 def _path(seen: Mapping[str, _Visit], node: str) -> tuple[str, ...]:
@@ -153,7 +171,7 @@ def walk(
             Impacted(
                 symbol=head.symbols[node],
                 depth=max(visit.depth, 1),
-                paths=(_path(listed, node),),
+                paths=_paths(listed, node),
                 confidence=visit.confidence,
             )
         )

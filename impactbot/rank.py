@@ -17,24 +17,27 @@ CONFIDENCE_WEIGHT = {"resolved": 1.0, "inferred": 0.8, "name_match": 0.5}
 SEMANTIC_WEIGHT = 0.35
 
 
-def structural_score(item: Impacted, path_counts: Mapping[str, int] | None = None) -> float:
-    """In (0, 1]: 1 for a direct, certain caller reached by one path."""
-    paths = (path_counts or {}).get(item.symbol.id, len(item.paths))
+TEST_WEIGHT = 1.0
+CODE_WEIGHT = 0.92  # at equal depth a test comes first: it is what a reviewer runs
+
+
+def structural_score(item: Impacted) -> float:
+    """In (0, 1]: 1 for a direct, certain caller that is a test or is reached by several paths."""
     closeness = 1.0 / item.depth
-    multiplicity = 1.0 + 0.1 * math.log1p(max(paths - 1, 0))
-    return min(1.0, closeness * CONFIDENCE_WEIGHT[item.confidence] * multiplicity)
+    multiplicity = 1.0 + 0.04 * (len(item.paths) - 1)
+    kind = TEST_WEIGHT if item.symbol.is_test else CODE_WEIGHT
+    return min(1.0, closeness * CONFIDENCE_WEIGHT[item.confidence] * multiplicity * kind)
 
 
 def rank(
     impacted: Sequence[Impacted],
     *,
     similarity: Mapping[str, float] | None = None,
-    path_counts: Mapping[str, int] | None = None,
 ) -> tuple[Ranked, ...]:
     """Score and sort, highest first; ties broken by depth then id for stable output."""
     ranked = []
     for item in impacted:
-        score = structural_score(item, path_counts)
+        score = structural_score(item)
         if similarity is not None and item.symbol.id in similarity:
             sim = max(0.0, similarity[item.symbol.id])
             score = (1 - SEMANTIC_WEIGHT) * score + SEMANTIC_WEIGHT * sim
