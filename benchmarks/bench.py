@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -82,26 +84,39 @@ def _run_all(options: argparse.Namespace, names: list[str]) -> tuple[list[report
     return results, crashes
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; 0 when everything ran (targets met or not), 1 on a crash."""
     options = parse_args(argv)
+    # SIGTERM (a CI time-out, `kill`) unwinds like Ctrl-C, so the running child is killed too.
+    signal.signal(signal.SIGTERM, _interrupt)
     names = list(corpora.NAMES) if options.corpus == "all" else [options.corpus]
+    started = time.monotonic()
     try:
         results, crashes = _run_all(options, names)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    headline = "django" if options.corpus == "all" else options.corpus
+    minutes, seconds = divmod(round(time.monotonic() - started), 60)
+    print(f"[bench] finished in {minutes} min {seconds} s", file=sys.stderr)
+    if crashes:
+        print("crashed:\n" + "\n".join(f"  {c}" for c in crashes))
+    _print_headline(options.corpus, results)
+    return 1 if crashes else 0
+
+
+def _print_headline(corpus: str, results: list[report.CorpusResult]) -> None:
+    """The targets, then the ratios as the very last line (what the README quotes)."""
+    headline = "django" if corpus == "all" else corpus
     measured = next((r for r in results if r.name == headline), None)
     if measured is None:
         print(f"ratios: n/a ({headline} did not run)")
-    else:
-        print(report.ratios_line(measured))
-        print(report.targets_line(measured))
-    if crashes:
-        print("crashed:\n" + "\n".join(f"  {c}" for c in crashes))
-        return 1
-    return 0
+        return
+    print(report.targets_line(measured))
+    print(report.ratios_line(measured))
 
 
 if __name__ == "__main__":

@@ -3,9 +3,15 @@
 Peak memory is the larger of two views, because each misses something:
 - ``os.wait4``'s ``ru_maxrss``: exact, but for one process only (the child, or
   its largest waited-for descendant; Linux does not add them up);
-- the sum of PSS over the child's whole process tree, sampled every 100 ms:
-  counts a worker pool together (PSS splits pages shared after ``fork`` instead
-  of counting them once per worker), but can miss a peak shorter than a sample.
+- the RSS summed over the child's whole process tree, sampled every 100 ms:
+  counts a worker pool together, but can miss a peak shorter than a sample.
+  (RSS, not PSS: reading PSS walks every page table and cost a third of a core
+  on a large child; RSS counts pages shared after ``fork`` once per worker, so
+  this view errs high, never low.)
+
+The same sampler is a watchdog: a child tree whose memory passes the cap is
+killed, because on a shared machine a runaway child gets a neighbour's process
+killed by the OOM killer, not only itself.
 """
 
 from __future__ import annotations
@@ -17,12 +23,13 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 SAMPLE_SECONDS = 0.1
 KIB_PER_MIB = 1024
+PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +43,11 @@ class ChildRun:
     stdout: str
     stderr: str
     timed_out: bool = False
+    over_memory_cap: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out
+        return self.returncode == 0 and not (self.timed_out or self.over_memory_cap)
 
     def stderr_tail(self, lines: int = 15) -> str:
         return "\n".join(self.stderr.rstrip().splitlines()[-lines:])
@@ -76,26 +84,28 @@ def _tree_pids(root: int) -> set[int]:
     return found
 
 
-def _memory_kib(pid: int) -> int:
-    """PSS of one process (falls back to RSS where smaps_rollup is missing); 0 if gone."""
-    for name, key in (("smaps_rollup", "Pss:"), ("status", "VmRSS:")):
-        try:
-            text = Path(f"/proc/{pid}/{name}").read_text()
-        except OSError:
-            continue
-        for line in text.splitlines():
-            if line.startswith(key):
-                return int(line.split()[1])
-    return 0
+def _rss_kib(pid: int) -> int:
+    """Resident memory of one process; 0 once it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_KIB
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 class TreeMemorySampler:
-    """Samples the summed memory of a process tree on a thread until stopped."""
+    """Samples the summed RSS of a process tree on a thread until stopped.
 
-    def __init__(self, root_pid: int) -> None:
+    ``on_cap`` is called once, from the sampling thread, when the sum passes
+    ``cap_kib``.
+    """
+
+    def __init__(self, root_pid: int, cap_kib: int | None = None, on_cap: Callable[[], None] | None = None) -> None:
         self._root = root_pid
+        self._cap_kib = cap_kib
+        self._on_cap = on_cap
         self._stop = threading.Event()
         self.peak_kib = 0
+        self.capped = False
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> TreeMemorySampler:
@@ -108,8 +118,12 @@ class TreeMemorySampler:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            total = sum(_memory_kib(pid) for pid in _tree_pids(self._root))
+            total = sum(_rss_kib(pid) for pid in _tree_pids(self._root))
             self.peak_kib = max(self.peak_kib, total)
+            if self._cap_kib is not None and total > self._cap_kib and not self.capped:
+                self.capped = True
+                if self._on_cap is not None:
+                    self._on_cap()
             self._stop.wait(SAMPLE_SECONDS)
 
 
@@ -123,14 +137,32 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
+def _wait(proc: subprocess.Popen[bytes]) -> tuple[int, int]:
+    """Reap ``proc``: its exit code and its ru_maxrss in KiB."""
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except BaseException:
+        # Interrupted (Ctrl-C, SIGTERM): the child must not run on without us.
+        _kill_group(proc.pid)
+        raise
+    # wait4 reaped the child; tell Popen so that it does not wait again.
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_maxrss
+
+
 def run_child(
     argv: Sequence[str],
     *,
     cwd: Path,
     env: Mapping[str, str] | None = None,
     timeout: float = 900.0,
+    memory_cap_mib: float | None = None,
 ) -> ChildRun:
-    """Run ``argv`` to completion; time it and measure its peak memory."""
+    """Run ``argv`` to completion; time it and measure its peak memory.
+
+    The child's process group is killed after ``timeout`` seconds, or as soon as
+    its tree's memory passes ``memory_cap_mib``.
+    """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -150,24 +182,23 @@ def run_child(
 
         timer = threading.Timer(timeout, on_timeout)
         timer.start()
-        with TreeMemorySampler(proc.pid) as sampler:
-            _, status, usage = os.wait4(proc.pid, 0)
+        cap_kib = int(memory_cap_mib * KIB_PER_MIB) if memory_cap_mib is not None else None
+        with TreeMemorySampler(proc.pid, cap_kib, lambda: _kill_group(proc.pid)) as sampler:
+            returncode, maxrss_kib = _wait(proc)
             seconds = time.perf_counter() - start
         timer.cancel()
-        timed_out = expired.is_set()
-        # wait4 reaped the child; tell Popen so it does not wait again.
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        # Pool workers orphaned by a crash or timeout must not outlive the run.
-        if proc.returncode != 0 or timed_out:
+        # Pool workers orphaned by a crash, a timeout or the cap must not outlive the run.
+        if returncode != 0:
             _kill_group(proc.pid)
         out.seek(0)
         err.seek(0)
         return ChildRun(
             argv=tuple(argv),
-            returncode=proc.returncode,
+            returncode=returncode,
             seconds=seconds,
-            peak_rss_mib=max(usage.ru_maxrss, sampler.peak_kib) / KIB_PER_MIB,
+            peak_rss_mib=max(maxrss_kib, sampler.peak_kib) / KIB_PER_MIB,
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
-            timed_out=timed_out,
+            timed_out=expired.is_set(),
+            over_memory_cap=sampler.capped,
         )

@@ -11,7 +11,7 @@ from .runs import Row
 TARGETS = {"cold": 2.0, "warm": 0.25, "incremental": 0.4}
 RSS_LIMIT_MIB = 1024.0
 HEADER = ("run", "seconds", "x floor", "files/s", "peak RSS MiB", "files_parsed")
-WIDTHS = (18, 10, 10, 10, 15, 15)
+WIDTHS = (24, 10, 10, 10, 15, 15)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,9 @@ def _cells(result: CorpusResult, row: Row) -> tuple[str, ...]:
     if row.seconds is None:
         return (row.name, row.problem or "no data")
     ratio = result.ratio(row.name)
+    name = row.name if row.runs >= result.repeat else f"{row.name} [{row.runs} run]"
     return (
-        row.name,
+        name,
         f"{row.seconds:.3f}",
         f"{ratio:.2f}x" if ratio is not None else "-",
         f"{result.files / row.seconds:.0f}" if row.seconds > 0 else "-",

@@ -23,6 +23,12 @@ from .measure import ChildRun, run_child
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FLOOR_SCRIPT = Path(__file__).resolve().with_name("floor.py")
 CHILD_TIMEOUT_SECONDS = 600.0
+# Four times the 1 GiB target: far enough to measure a miss, near enough that a
+# runaway run is stopped before the OOM killer picks a process on this shared machine.
+MEMORY_CAP_MIB = 4096.0
+# A run slower than this is not repeated: one such run already says the target
+# is far off, and three of each on the stdlib would take make bench past 15 minutes.
+SLOW_RUN_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,7 @@ class Row:
     files_parsed: str | None = None  # one value, or "min-max" when repeats differ
     problem: str | None = None  # why there are no numbers ("failed: ...", "n/a: ...")
     crashed: bool = False  # the problem is a failure, not a known limitation
+    runs: int = 0  # how many repeats the numbers come from
 
 
 @dataclass(slots=True)
@@ -86,10 +93,13 @@ def _median_row(name: str, runs: list[ChildRun], parsed: list[int]) -> Row:
         seconds=statistics.median(r.seconds for r in runs),
         peak_rss_mib=max(r.peak_rss_mib for r in runs),
         files_parsed=shown if parsed else None,
+        runs=len(runs),
     )
 
 
 def _failure_reason(run: ChildRun) -> str:
+    if run.over_memory_cap:
+        return f"killed: its memory passed {MEMORY_CAP_MIB:.0f} MiB after {run.seconds:.0f} s"
     if run.timed_out:
         return f"timed out after {run.seconds:.0f} s"
     last = (run.stderr.strip().splitlines() or ["no output on stderr"])[-1]
@@ -103,7 +113,8 @@ def floor_row(repo: Path, repeat: int, log: Log) -> Row:
     """Parse every .py blob at ``feature`` with tree-sitter, nothing else."""
     runs, parsed = [], []
     for i in range(repeat):
-        run = run_child([sys.executable, str(FLOOR_SCRIPT), str(repo), "feature"], cwd=repo)
+        argv = [sys.executable, str(FLOOR_SCRIPT), str(repo), "feature"]
+        run = run_child(argv, cwd=repo, timeout=CHILD_TIMEOUT_SECONDS, memory_cap_mib=MEMORY_CAP_MIB)
         if not run.ok:
             log.crash("floor", run, _failure_reason(run))
             return Row("floor", problem="failed: " + _failure_reason(run), crashed=True)
@@ -139,7 +150,7 @@ class Impactbot:
         argv = [sys.executable, "-m", "impactbot", "diff", revisions, "--format", "json"]
         argv += [] if semantic else ["--no-semantic"]
         argv += ["--cache-dir", str(cache), "-o", str(out)]
-        run = run_child(argv, cwd=self.repo, env=self.env, timeout=CHILD_TIMEOUT_SECONDS)
+        run = run_child(argv, cwd=self.repo, env=self.env, timeout=CHILD_TIMEOUT_SECONDS, memory_cap_mib=MEMORY_CAP_MIB)
         return Outcome(run, _read_report(out) if run.ok else None)
 
 
@@ -202,7 +213,10 @@ class Step:
 
 
 def run_step(bot: Impactbot, step: Step, repeat: int, log: Log) -> Row:
-    """Repeat one impactbot run and reduce it to a row; stop at the first failure."""
+    """Repeat one impactbot run and reduce it to a row.
+
+    Stops at the first failure, and after a first run slower than SLOW_RUN_SECONDS.
+    """
     runs, parsed = [], []
     for i in range(repeat):
         outcome = bot.diff(step.revisions, step.cache_for(i), semantic=step.semantic)
@@ -220,6 +234,9 @@ def run_step(bot: Impactbot, step: Step, repeat: int, log: Log) -> Row:
         )
         runs.append(run)
         parsed += [count] if count is not None else []
+        if run.seconds > SLOW_RUN_SECONDS and i + 1 < repeat:
+            log.progress(f"{step.name}: over {SLOW_RUN_SECONDS:.0f} s, so not repeated")
+            break
     return _median_row(step.name, runs, parsed)
 
 

@@ -13,6 +13,9 @@ same script works on Django, a small package or the standard library:
 Every choice goes through one seeded ``random.Random`` over sorted inputs, so a
 seed always yields the same pull request (and, with fixed git signatures, the
 same commit ids).
+
+(Longer than the house's 400 lines on purpose: choosing a target and editing it
+share the same position rules, and split apart they would drift.)
 """
 
 from __future__ import annotations

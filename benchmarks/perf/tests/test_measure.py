@@ -57,3 +57,11 @@ def test_timeout_kills_the_child_and_its_children(tmp_path: Path) -> None:
     assert run.seconds < 10
     time.sleep(2.5)
     assert not marker.exists()
+
+
+def test_a_child_past_the_memory_cap_is_killed(tmp_path: Path) -> None:
+    code = ALLOCATE.format(mib=300) + "; import time; time.sleep(20)"
+    run = run_child(_python(code), cwd=tmp_path, memory_cap_mib=150)
+    assert run.over_memory_cap and not run.ok
+    assert run.returncode == -9
+    assert run.seconds < 10

@@ -13,20 +13,26 @@ def _result(*rows: Row) -> CorpusResult:
         megabytes=5.5,
         pull_request="PR: feature 12 functions in 7 files; feature2 3 functions in 2 files",
         repeat=3,
-        rows=(Row("floor", 2.0, 40.0, "800"), *rows),
+        rows=(Row("floor", 2.0, 40.0, "800", runs=3), *rows),
     )
 
 
 def test_table_shows_ratio_to_floor_and_throughput() -> None:
-    lines = table(_result(Row("cold", 3.0, 300.0, "806"))).splitlines()
+    lines = table(_result(Row("cold", 3.0, 300.0, "806", runs=3))).splitlines()
     assert lines[0] == "django: django==5.1.4, 800 .py files, 5.5 MB; median of 3"
     assert lines[3].split() == ["floor", "2.000", "1.00x", "400", "40", "800"]
     assert lines[4].split() == ["cold", "3.000", "1.50x", "267", "300", "806"]
 
 
+def test_a_row_measured_fewer_times_says_so() -> None:
+    lines = table(_result(Row("cold (semantic)", 90.0, 900.0, "806", runs=1))).splitlines()
+    assert lines[4].startswith("cold (semantic) [1 run]   ")
+    assert lines[4].split()[4:] == ["90.000", "45.00x", "9", "900", "806"]
+
+
 def test_a_row_without_numbers_shows_why() -> None:
     lines = table(_result(Row("warm", problem="failed: exit 3: boom", crashed=True))).splitlines()
-    assert lines[-1] == "warm              failed: exit 3: boom"
+    assert lines[-1] == "warm" + " " * 20 + "failed: exit 3: boom"
 
 
 def test_ratios_and_targets_lines() -> None:

@@ -1,0 +1,1 @@
+"""Parts of the ranking benchmark (``benchmarks/ranking.py``); see benchmarks/README.md."""
