@@ -136,7 +136,7 @@ def cli() -> None:
 @click.option("--hub-cap", type=click.IntRange(min=1),
               help="Symbols with more callers than N are hubs: counted, not expanded (default 25).")
 @click.option("--semantic/--no-semantic", default=None,
-              help="Order impacted symbols by code similarity too (default on), or structure only.")
+              help="Also order impacted symbols by code similarity (default off: structure only).")
 @click.option("--model", help="Sentence-transformers model for --semantic.")
 @click.option("--top", type=click.IntRange(min=1), help="Impacted symbols shown in the comment (default 15).")
 @click.option("--tests", "tests_only", is_flag=True,

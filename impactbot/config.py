@@ -26,7 +26,9 @@ class Settings:
     hub_cap: int = 25
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    semantic: bool = True
+    # off by default: on real release history the structural order ranked the
+    # tests that run the change higher (README, Ranking)
+    semantic: bool = False
     model: str = DEFAULT_MODEL
     top: int = 15
     max_impacted: int = 500

@@ -49,13 +49,13 @@ def scenario(repo: RepoBuilder) -> RepoBuilder:
 def run(repo: Path, cache: Path, *extra: str) -> dict[str, object]:
     out = repo.parent / "semantic.json"
     assert main(["diff", "main..feature", "-C", str(repo), "--format", "json", "-o", str(out),
-                 "--cache-dir", str(cache), "-q", *extra]) == 0
+                 "--cache-dir", str(cache), "-q", "--semantic", *extra]) == 0
     return json.loads(out.read_text())
 
 
 def test_semantic_ranking_orders_but_never_drops(scenario: RepoBuilder, tmp_path: Path) -> None:
     semantic = run(scenario.path, tmp_path / "c1")
-    structural = run(scenario.path, tmp_path / "c2", "--no-semantic")
+    structural = run(scenario.path, tmp_path / "c2", "--no-semantic")  # the last flag wins
     assert semantic["ranking"] == "semantic"
     assert structural["ranking"] == "structural"
     ids = {i["id"] for i in semantic["impacted"]}
@@ -84,7 +84,7 @@ def test_fully_cached_run_imports_nothing_heavy(scenario: RepoBuilder, tmp_path:
     code = (
         "import sys; from impactbot.cli import main; "
         f"rc = main(['diff', 'main..feature', '-C', {str(scenario.path)!r}, '--format', 'json', "
-        f"'-o', {str(tmp_path / 'again.json')!r}, '--cache-dir', {str(cache_dir)!r}, '-q']); "
+        f"'-o', {str(tmp_path / 'again.json')!r}, '--cache-dir', {str(cache_dir)!r}, '-q', '--semantic']); "
         "print(rc, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

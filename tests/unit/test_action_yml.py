@@ -30,7 +30,7 @@ EXPECTED_DEFAULTS = {
     "head": "${{ github.event.pull_request.head.sha }}",
     "depth": "3",
     "hub-cap": "25",
-    "semantic": "true",
+    "semantic": "false",
     "comment": "true",
     "summary": "true",
     "no-impact": "update",
@@ -376,6 +376,7 @@ def test_analyse_passes_the_inputs_as_arguments_and_counts_the_report(tmp_path: 
         str(tmp_path / "impactbot-cache"),
         "--github-comment",
         "--github-summary",
+        "--semantic",
     ]
     assert outputs == {"report": report, "changed": "2", "impacted": "3", "tests": "0", "breaking": "1"}
 
