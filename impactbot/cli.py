@@ -6,10 +6,12 @@ This module and ``action`` are the only places that build the adapters
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +80,19 @@ def _open_cache(repo: GitRepository | None, cache_dir: Path | None, no_cache: bo
         elif repo is not None:
             cache_dir = repo.git_dir / "impactbot"
     return Cache.open(cache_dir, create=create)
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """An analysis builds millions of long-lived objects without reference cycles;
+    the cyclic collector's repeated full scans of them cost about 40% of a cold run."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _repo(path: Path | None) -> GitRepository:
@@ -186,7 +201,7 @@ def graph(rev: str, **opts: Any) -> None:
     repo = _repo(opts["repo_path"])
     revision = repo.revision(rev)
     settings = _settings(repo, opts, None)
-    with _open_cache(repo, opts["cache_dir"], opts["no_cache"]) as cache:
+    with _open_cache(repo, opts["cache_dir"], opts["no_cache"]) as cache, _no_cyclic_gc():
         linked = build_graph(revision, settings, repo=repo, cache=cache)
     if opts["fmt"] == "dot":
         text = graph_to_dot(linked)
@@ -254,7 +269,8 @@ def run_diff(range_: str | None, opts: dict[str, Any]) -> int:
     progress = None if opts.get("quiet") else _progress()
     with _open_cache(repo, opts.get("cache_dir"), bool(opts.get("no_cache"))) as cache:
         embedder = _embedder(settings, cache, opts) if settings.semantic else None
-        report = analyse(changes, settings, repo=repo, cache=cache, embedder=embedder, progress=progress)
+        with _no_cyclic_gc():
+            report = analyse(changes, settings, repo=repo, cache=cache, embedder=embedder, progress=progress)
     _finish_progress(progress)
     if not opts.get("quiet") and not sys.stderr.isatty():
         s = report.stats

@@ -33,6 +33,9 @@ class Settings:
     top: int = 15
     max_impacted: int = 500
     time_budget: float | None = None
+    # derive a commit's graph from a cached nearby one (impactbot.link.incremental):
+    # exact, faster for the next commit of a branch, slower for a cold run
+    incremental_graphs: bool = False
 
     def with_overrides(self, **values: Any) -> Settings:
         """Apply values that were actually given (None means "not given")."""
@@ -54,6 +57,7 @@ KEYS = {
     "top": "top",
     "max-impacted": "max_impacted",
     "time-budget": "time_budget",
+    "incremental-graphs": "incremental_graphs",
 }
 
 
@@ -99,6 +103,7 @@ CLEANERS: dict[str, Callable[[object], object]] = {
     "top": _positive_int,
     "max_impacted": _positive_int,
     "time_budget": _seconds,
+    "incremental_graphs": _bool,
 }
 
 

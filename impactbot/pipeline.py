@@ -21,8 +21,10 @@ from impactbot.cache import Cache
 from impactbot.config import Settings
 from impactbot.diff import changed_symbols
 from impactbot.extract import EXTRACTOR_VERSION, language_for
-from impactbot.extract.pool import extract_all
+from impactbot.extract.pool import extract_all, workers
 from impactbot.link import LINK_VERSION, link
+from impactbot.link.incremental import LinkTrace, derive, link_traced, trace_from_graph, trace_to_graph
+from impactbot.link.pair import link_pair
 from impactbot.model import (
     ChangedSymbol,
     ChangeSet,
@@ -70,6 +72,8 @@ class FactStore:
     out_of_time: bool = False
     _memo: dict[str, FileFacts] = field(default_factory=dict)
     progress: Callable[[int, int], None] | None = None
+    # graphs linked or loaded in this run, by graph key, with their traces when known
+    graphs: dict[str, tuple[LinkedGraph, LinkTrace | None]] = field(default_factory=dict)
 
     def facts_of(self, files: Mapping[str, str]) -> dict[str, FileFacts]:
         """path -> blob id  =>  path -> facts (files that cannot be read are skipped)."""
@@ -146,17 +150,87 @@ def graph_key(revision: Revision, settings: Settings) -> str | None:
     return f"{revision.commit}:{EXTRACTOR_VERSION}:{LINK_VERSION}:{h}"
 
 
-def revision_graph(revision: Revision, settings: Settings, store: FactStore) -> LinkedGraph:
-    """The linked graph of a revision, from the cache when it was linked before."""
+def trace_key(key: str) -> str:
+    """Where the cache keeps the trace that lets other graphs be derived from a graph."""
+    return f"{key}#trace"
+
+
+def revision_graph(
+    revision: Revision, settings: Settings, store: FactStore, near: Sequence[Revision] = ()
+) -> LinkedGraph:
+    """The linked graph of a revision: cached, derived from a nearby revision's, or linked.
+
+    ``near`` lists revisions, nearest first, whose graphs may already be known
+    (linked earlier in this run, or cached): the first one with a trace is
+    derived from, which re-resolves only what the changes between them reach.
+    """
     key = graph_key(revision, settings)
-    if key is not None:
-        cached = store.cache.get_graph(key)
-        if cached is not None:
-            return cached
-    graph = link(store.facts_of(analysed_files(revision, settings)))
+    known = _known_graph(key, store)
+    if known is not None:
+        return known
+    facts = store.facts_of(analysed_files(revision, settings))
+    if store.cache.path is None or not settings.incremental_graphs:
+        graph, trace = link(facts), None  # nothing is kept: no later run can derive from it
+    else:
+        graph, trace = _derived(facts, near, settings, store) or link_traced(facts)
     if key is not None and not store.out_of_time:
         store.cache.put_graph(key, graph)
+        if trace is not None:
+            store.cache.put_graph(trace_key(key), trace_to_graph(trace))
+    if key is not None:
+        store.graphs[key] = (graph, trace)
     return graph
+
+
+def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[LinkedGraph, LinkedGraph]:
+    """Base and head graphs; when both must be linked from scratch, the base is linked
+    in a forked process while this one links the head (they are independent)."""
+    base_key, head_key = graph_key(changes.base, settings), graph_key(changes.head, settings)
+    if (
+        settings.incremental_graphs
+        or workers() < 2
+        or _known_graph(base_key, store) is not None
+        or _known_graph(head_key, store) is not None
+    ):
+        base = revision_graph(changes.base, settings, store)
+        return base, revision_graph(changes.head, settings, store, near=(changes.base,))
+    base_facts = store.facts_of(analysed_files(changes.base, settings))
+    head_facts = store.facts_of(analysed_files(changes.head, settings))
+    base, head = link_pair(base_facts, head_facts)
+    for key, graph in ((base_key, base), (head_key, head)):
+        if key is not None and not store.out_of_time:
+            store.cache.put_graph(key, graph)
+    return base, head
+
+
+def _known_graph(key: str | None, store: FactStore) -> LinkedGraph | None:
+    if key is None:
+        return None
+    if key in store.graphs:
+        return store.graphs[key][0]
+    cached = store.cache.get_graph(key)
+    if cached is not None:
+        store.graphs[key] = (cached, None)  # its trace is read only if something derives from it
+    return cached
+
+
+def _derived(
+    facts: Mapping[str, FileFacts], near: Sequence[Revision], settings: Settings, store: FactStore
+) -> tuple[LinkedGraph, LinkTrace] | None:
+    """The graph and trace of ``facts`` derived from the first nearby revision that allows it."""
+    for other in near:
+        key = graph_key(other, settings)
+        if key is None or _known_graph(key, store) is None:
+            continue
+        graph, trace = store.graphs[key]
+        if trace is None:
+            stored = store.cache.get_graph(trace_key(key))
+            trace = trace_from_graph(stored) if stored is not None else None
+            store.graphs[key] = (graph, trace)
+        if trace is not None:
+            # the facts of files unchanged between the two are shared: only changed blobs are read
+            return derive(graph, store.facts_of(analysed_files(other, settings)), facts, trace)
+    return None
 
 
 class LazyFacts(Mapping[str, FileFacts]):
@@ -250,8 +324,7 @@ def _analyse(
     # the changed files first: if the time budget runs out, what matters most was read
     store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
     store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
-    base_graph = revision_graph(changes.base, settings, store)
-    head_graph = revision_graph(changes.head, settings, store)
+    base_graph, head_graph = _graphs(changes, settings, store)
     changed = changed_symbols(_readable_changes(changes, store), base_graph, head_graph)
     head = SymbolGraph(head_graph)
     impact = walk(

@@ -17,7 +17,8 @@ def _python(code: str) -> list[str]:
 def test_peak_memory_of_one_process(tmp_path: Path) -> None:
     run = run_child(_python(ALLOCATE.format(mib=200)), cwd=tmp_path)
     assert run.ok
-    assert 200 <= run.peak_rss_mib < 400
+    # no upper bound: a forked child's ru_maxrss can start from its parent's peak
+    assert run.peak_rss_mib >= 200
 
 
 def test_peak_memory_adds_up_a_worker_pool(tmp_path: Path) -> None:

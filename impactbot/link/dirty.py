@@ -1,0 +1,217 @@
+"""What changed for name resolution between two versions of a revision's files.
+
+A linked revision's trace records, per file, everything its resolution read
+(see :class:`impactbot.link.tracing.TracingResolver`): pairs such as
+``(scope id, name)`` for a name looked up in a scope, ``(class id, attr)`` for a
+member looked up on a class, ``("<module>", dotted)`` for a module looked up,
+``(function id, "@param")`` for a parameter read. Those records include what
+was read on the way, through imports, return values and argument flows, so a
+file whose records meet nothing that changed resolves exactly as before.
+
+This module computes the other side: the :class:`Changes` between the old and
+the new facts, as the same kind of pairs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from posixpath import basename
+
+from impactbot.link import is_test_file
+from impactbot.link.modules import ModuleIndex
+from impactbot.link.python import Defn, Moved, Resolver, Scope, parse_expr
+from impactbot.model import Binding, FileFacts, Import
+
+Read = tuple[str, str]  # what resolution read: (scope id, class id or marker; name or marker)
+Reads = Mapping[str, Collection[str]]  # reads grouped: scope id (or marker) -> names read there
+
+
+def _source_key(src: object) -> tuple[object, ...]:
+    """A source of a name without its line: what the resolver reads of it."""
+    if isinstance(src, Defn):
+        return ("def", src.id)
+    if isinstance(src, Import):
+        return ("import", src.module, src.name, src.alias, src.level, src.type_only)
+    if isinstance(src, Binding):
+        return ("bind", src.target, src.value, src.kind, getattr(src, "conditional", False))
+    if isinstance(src, Moved):
+        return ("moved", src.origin, *_source_key(src.binding))
+    return ("other", repr(src))
+
+
+def _shape(scope: Scope) -> tuple[object, ...]:
+    """What the resolver reads of a scope besides its names and parameters."""
+    d = scope.definition
+    decl = None if d is None else (d.kind, d.decorators, d.bases, d.is_async)
+    return scope.kind, scope.parent, decl, scope.owner_class, scope.method_kind
+
+
+def _names(scope: Scope) -> dict[str, list[tuple[object, ...]]]:
+    return {name: [_source_key(s) for s in sources] for name, sources in scope.names.items() if sources}
+
+
+def _attrs(r: Resolver, class_id: str) -> dict[str, list[tuple[object, ...]]]:
+    table = r.inst_attrs.get(class_id, {})
+    return {attr: [(*_source_key(b), where) for b, where in found] for attr, found in table.items()}
+
+
+def _ancestors(scopes: Mapping[str, Scope], sid: str) -> Iterable[str]:
+    scope = scopes.get(sid)
+    while scope is not None and scope.parent:
+        yield scope.parent
+        scope = scopes.get(scope.parent)
+
+
+@dataclass
+class Changes:
+    """Reads whose answer may differ in the new revision."""
+
+    reads: set[Read] = field(default_factory=set)
+    scopes: set[str] = field(default_factory=set)  # any read inside these scopes
+    lookups: set[str] = field(default_factory=set)  # any name looked up in these scopes (star imports changed)
+    paths: set[str] = field(default_factory=set)  # any read inside these files
+    definitions: set[str] = field(default_factory=set)  # names of functions, classes added, gone or reshaped
+    hierarchy: bool = False  # a class was added, removed or given other bases: dispatch may differ
+    _cached_needles: list[str] | None = field(default=None, repr=False)
+
+    def hit(self, reads: Reads) -> bool:
+        """Whether a file that made these reads may now resolve differently."""
+        mentions = getattr(reads, "mentions", None)
+        if mentions is not None and not mentions(self._needles()):
+            return False
+        if any(name in reads.get(sid, ()) for sid, name in self.reads):
+            return True
+        if self.hierarchy and "<subclasses>" in reads:
+            return True
+        if any(sid in reads for sid in self.scopes) or any(sid in reads for sid in self.lookups):
+            return True
+        return bool(self.paths) and any(sid.partition("::")[0] in self.paths for sid in reads)
+
+
+    def _needles(self) -> list[str]:
+        """Every scope id (or id prefix) a hit needs: stored reads that mention none cannot hit."""
+        if self._cached_needles is None:
+            found = {sid for sid, _ in self.reads} | self.scopes | self.lookups | self.paths
+            self._cached_needles = sorted(found | ({"<subclasses>"} if self.hierarchy else set()))
+        return self._cached_needles
+
+
+@dataclass
+class _Version:
+    """One version of one file, indexed by the resolver's own rules."""
+
+    r: Resolver
+    scopes: dict[str, Scope]
+    facts: FileFacts
+
+
+def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes) -> None:
+    """Record what differs between two versions of a file (None: absent)."""
+    if old is None or new is None:
+        out.paths.add(path)
+        out.reads.add(("<all>", path))
+        for v in (old, new):
+            out.definitions |= {s.definition.name for s in (v.scopes.values() if v else ()) if s.definition}
+            out.hierarchy |= any(s.kind == "class" for s in (v.scopes.values() if v else ()))
+        return
+    if old.facts.all_names != new.facts.all_names:
+        out.reads.add(("<all>", path))
+    for sid in old.scopes.keys() | new.scopes.keys():
+        o, n = old.scopes.get(sid), new.scopes.get(sid)
+        _compare_scope(sid, o, n, old, new, out)
+
+
+def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, new: _Version, out: Changes) -> None:
+    scope = n or o
+    assert scope is not None
+    if o is None or n is None or _shape(o) != _shape(n):
+        if o is not None and n is not None and o.kind != n.kind:
+            out.paths.add(scope.path)  # a class became a function (or back): lookups skip scopes by kind
+        out.scopes.add(sid)
+        out.hierarchy |= scope.kind == "class" or (o is not None and o.kind == "class")
+        if scope.definition is not None and scope.definition.qualname:
+            out.definitions.add(scope.definition.name)
+            if scope.parent:
+                out.reads.add((scope.parent, scope.definition.name))
+    on, nn = (_names(o) if o else {}), (_names(n) if n else {})
+    changed = {name for name in on.keys() | nn.keys() if on.get(name) != nn.get(name)}
+    op, np = (set(o.params) if o else set()), (set(n.params) if n else set())
+    changed |= op ^ np
+    out.reads |= {(sid, name) for name in changed}
+    if "*" in changed:
+        out.lookups.add(sid)  # a name not bound here is looked up in the star-imported modules
+    if changed and scope.kind == "class":
+        out.reads.add((sid, "<methods>"))
+    declared = ((o.globals | o.nonlocals) if o else set()) ^ ((n.globals | n.nonlocals) if n else set())
+    for name in declared:  # a global or nonlocal declaration moves lookups to an outer scope
+        out.reads |= {(s, name) for s in (sid, *_ancestors(new.scopes, sid), *_ancestors(old.scopes, sid))}
+    oa, na = _attrs(old.r, sid), _attrs(new.r, sid)
+    out.reads |= {(sid, a) for a in oa.keys() | na.keys() if oa.get(a) != na.get(a)}
+
+
+def _module_changes(old: ModuleIndex, new: ModuleIndex, out: Changes) -> None:
+    names = old.by_name.keys() | new.by_name.keys()
+    out.reads |= {("<module>", n) for n in names if old.by_name.get(n) != new.by_name.get(n)}
+    paths = old.package_of.keys() | new.package_of.keys()
+    out.reads |= {("<package>", p) for p in paths if old.package_of.get(p) != new.package_of.get(p)}
+
+
+def changes(
+    old_r: Resolver, old_facts: Mapping[str, FileFacts], new_r: Resolver, new_facts: Mapping[str, FileFacts],
+    changed: Iterable[str],
+) -> Changes:
+    """What may resolve differently, given the resolvers of the old versions and of the new revision."""
+    out = Changes()
+    old_scopes, new_scopes = _by_path(old_r), _by_path(new_r)
+    for path in sorted(changed):
+        old = _Version(old_r, old_scopes[path], old_facts[path]) if path in old_facts else None
+        new = _Version(new_r, new_scopes[path], new_facts[path]) if path in new_facts else None
+        _compare(path, old, new, out)
+    _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
+    for versions in (old_scopes, new_scopes):
+        for path in changed:
+            # a read inside a scope nested in a reshaped one counts as a read of that scope
+            out.scopes |= {sid for sid in versions.get(path, {}) if _within(sid, out.scopes)}
+    return out
+
+
+def _within(sid: str, scopes: set[str]) -> bool:
+    while "::" in sid:
+        sid = sid.rsplit("::", 1)[0]
+        if sid in scopes:
+            return True
+    return False
+
+
+def _by_path(r: Resolver) -> dict[str, dict[str, Scope]]:
+    out: dict[str, dict[str, Scope]] = defaultdict(dict)
+    for sid, scope in r.scopes.items():
+        out[scope.path][sid] = scope
+    return out
+
+
+def named_by_site(facts: FileFacts) -> set[str]:
+    """Last attribute names of a file's call sites.
+
+    When a call resolves to nothing, its last name is matched against every
+    method of the repository; an attribute read or an operator counts only when
+    some class defines that name. So these names tie the file to definitions
+    anywhere, without any lookup the trace could record.
+    """
+    out = set()
+    for site in facts.calls:
+        if site.callee:
+            _base, ops = parse_expr(site.callee)
+            attrs = [op[1:] for op in ops if op.startswith(".")]
+            if attrs:
+                out.add(attrs[-1])
+    return out
+
+
+def fixture_names(path: str, facts: FileFacts) -> set[str]:
+    """Parameter names of a test or conftest file's functions: the fixtures it may use."""
+    if not (is_test_file(path) or basename(path) == "conftest.py"):
+        return set()
+    return {p.name for d in facts.definitions if d.signature is not None for p in d.signature.params}

@@ -1,0 +1,45 @@
+"""Link two revisions at once: base in a forked process, head in this one.
+
+A cold diff links two revisions that do not depend on each other; on a machine
+with two cores that halves the wall time of the stage that dominates it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+
+from impactbot.model import FileFacts, LinkedGraph
+
+# Set just before the fork, so the child reads the facts from memory it shares
+# with the parent instead of receiving them pickled.
+_FACTS: Mapping[str, FileFacts] = {}
+
+
+def _link_shared() -> bytes:
+    from impactbot.cache import encode
+    from impactbot.link import link
+
+    return encode(link(_FACTS))
+
+
+def link_pair(
+    base: Mapping[str, FileFacts], head: Mapping[str, FileFacts]
+) -> tuple[LinkedGraph, LinkedGraph]:
+    """(link(base), link(head)), computed in parallel where fork is available."""
+    from impactbot.cache import decode
+    from impactbot.link import link
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return link(base), link(head)
+    global _FACTS
+    _FACTS = base
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+            future = pool.submit(_link_shared)
+            head_graph = link(head)
+            base_graph = decode(future.result(), LinkedGraph)
+    finally:
+        _FACTS = {}
+    return base_graph, head_graph

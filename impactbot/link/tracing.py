@@ -1,0 +1,316 @@
+"""A resolver that records what each resolution read and whether it depended on order.
+
+Deriving a revision's graph from another's (:mod:`impactbot.link.incremental`)
+needs two things the link itself does not keep: what each file's resolution
+read (so a change elsewhere can tell which files it reaches), and which results
+depend on the order in which sites are resolved (so those are replayed in that
+order). :class:`TracingResolver` gives both without changing a single answer of
+:class:`~impactbot.link.python.Resolver`: it wraps the resolver's cached
+computations and lookups and calls the original for every result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TypeVar
+
+from impactbot.link.dirty import Read
+from impactbot.link.modules import ModuleIndex
+from impactbot.link.python import Resolver, Scope, Values
+from impactbot.model import FileFacts, Import
+
+TRACED_RECURSION_LIMIT = 4000  # about twice the frames the link's bounded chains need, with tracing
+SHARED_USES = 4  # a cached result reused this often keeps its own closure of reads
+
+Item = tuple[str, ...]  # a read (two strings) or the key of a cached computation (tag first, more parts)
+_T = TypeVar("_T")
+
+
+class _ActiveStack(set[tuple[str, str]]):
+    """The resolver's set of keys being resolved, in order, to tell cycles apart.
+
+    A key met again while it is the innermost one (``x = x.strip()``) gives the
+    same result whoever asks first. A key met again with others entered since
+    closes a longer cycle, whose memoised results depend on the entry point.
+    """
+
+    __slots__ = ("owner", "stack")
+
+    def __init__(self, owner: TracingResolver) -> None:
+        super().__init__()
+        self.owner = owner
+        self.stack: list[tuple[str, str]] = []
+
+    def add(self, key: tuple[str, str]) -> None:
+        set.add(self, key)
+        self.stack.append(key)
+
+    def discard(self, key: object) -> None:
+        set.discard(self, key)
+        if self.stack and self.stack[-1] == key:
+            self.stack.pop()
+        elif key in self.stack:
+            self.stack.remove(key)
+
+    def __contains__(self, key: object) -> bool:
+        if not set.__contains__(self, key):
+            return False
+        if self.stack[-1] != key:
+            self.owner.tainted = self.owner.cut = True
+        return True
+
+
+@dataclass
+class _WatchedModules(ModuleIndex):
+    """The module index, telling the resolver which module names it was asked about."""
+
+    owner: TracingResolver | None = None
+
+    def paths(self, name: str, near: str | None = None) -> list[str]:
+        self._note(("<module>", name))
+        return super().paths(name, near)
+
+    def is_module(self, name: str) -> bool:
+        self._note(("<module>", name))
+        return super().is_module(name)
+
+    def absolute(self, path: str, module: str, level: int) -> str | None:
+        if level:
+            self._note(("<package>", path))
+        return super().absolute(path, module, level)
+
+    def _note(self, read: Read) -> None:
+        if self.owner is not None and self.owner.frame is not None:
+            self.owner.frame.append(read)
+
+
+class TracingResolver(Resolver):
+    """A resolver that also records what each resolution read and whether it depended on order.
+
+    While ``frame`` is a list, every read is appended to it: ``(scope id, name)``
+    lookups, ``(class id, attr)`` member lookups, ``("<module>", dotted)`` and
+    ``("<package>", path)`` module lookups, ``(function id, "@param")`` parameter
+    reads, ``("<subclasses>", class id)`` for dispatch to subclasses. A reused
+    cached result (memoised value, member, wrapper list, MRO) is appended as its
+    key instead, and :meth:`closure` expands keys into their reads: recording
+    stays cheap, and a file's reads are computed once, at the end.
+
+    ``tainted`` turns true when the resolution closed a longer cycle, or reused
+    something computed in one: its result depends on which site entered the
+    cycle first. ``stale`` turns true when it reused a wrapper list or MRO that
+    read parameters or was cut short: the link caches those without its flags,
+    so the result depends on when they were computed (a replay in the link's
+    order reproduces that; it is not a cycle).
+    """
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        super().__init__(facts)
+        m = self.modules
+        self.modules = _WatchedModules(m.by_name, m.name_of, m.package_of, owner=self)
+        self._active = _ActiveStack(self)
+        self.tainted = False
+        self.stale = False
+        self.cut = False  # a longer cycle was closed here (not merely reused)
+        self.frame: list[Item] | None = None
+        self.table_digest: str | None = None  # of the subclass table, once built
+        self._deps: dict[Item, tuple[Item, ...]] = {}
+        self._tainted_keys: set[Item] = set()
+        self._stale_keys: set[Item] = set()
+        self._open: set[Item] = set()
+        self._uses: dict[Item, int] = defaultdict(int)
+        self._closures: dict[Item, frozenset[Read]] = {}
+        self._expanding: set[Item] = set()
+
+    # ---------------------------------------------------- cached computations
+
+    def resolve(self, expr: str | None, scope_id: str) -> Values | None:
+        if expr is None:
+            return {}
+        key = ("r", expr, scope_id)
+        if (expr, scope_id) in self._memo:
+            self._reuse(key)
+            return super().resolve(expr, scope_id)
+        memo = self._memo
+        return self._tracked(key, lambda: super(TracingResolver, self).resolve(expr, scope_id),
+                             lambda: (expr, scope_id) in memo)
+
+    def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
+        if self.frame is not None:
+            self.frame.append((class_id, attr))
+        memo_key = (class_id, attr, start)
+        key = ("m", class_id, attr, str(start))
+        memo = self._members_memo
+        if memo_key in memo:
+            self._reuse(key)
+            return super().class_member(class_id, attr, start)
+        return self._tracked(key, lambda: super(TracingResolver, self).class_member(class_id, attr, start),
+                             lambda: memo_key in memo)
+
+    def wrappers(self, func_id: str) -> list[str]:
+        key = ("w", func_id)
+        if func_id in self._wrappers:
+            self._reuse(key)
+            return super().wrappers(func_id)
+        return self._tracked(key, lambda: super(TracingResolver, self).wrappers(func_id), None)
+
+    def mro(self, class_id: str) -> tuple[str, ...]:
+        key = ("o", class_id)
+        if class_id in self._mro:
+            self._reuse(key)
+            return super().mro(class_id)
+        return self._tracked(key, lambda: super(TracingResolver, self).mro(class_id), None)
+
+    def subclasses(self) -> dict[str, list[str]]:
+        # The table is built once, at the first dispatch, from every class's MRO; a few
+        # MROs may depend on parameters or cycles. Its users are not marked for that:
+        # the trace keeps which site built it and a digest, and deriving compares them.
+        self._note(("<subclasses>", ""))
+        if self._subclasses is not None:
+            return super().subclasses()
+        frame = self.frame
+        self.frame = None
+        try:
+            table = self._tracked(("s",), lambda: super(TracingResolver, self).subclasses(), None)
+        finally:
+            self.frame = frame
+        self.tainted = True  # the site that builds it: replay it in its place, in either pass
+        self.table_digest = _digest(table)
+        return table
+
+    def _reuse(self, key: Item) -> None:
+        if key in self._open:
+            self.tainted = self.cut = True  # a guard against recursion answered
+        elif key in self._tainted_keys:
+            self.tainted = True  # a value computed in a cycle
+        if key in self._stale_keys:
+            self.stale = True
+        if self.frame is not None:
+            self.frame.append(key)
+            self._uses[key] += 1
+
+    def _tracked(self, key: Item, compute: Callable[[], _T], stored: Callable[[], bool] | None) -> _T:
+        """Compute a cacheable result, noting what it read; ``stored`` says whether the resolver kept it."""
+        outer = (self.tainted, self.stale, self.touched_param, self.truncated, self.frame)
+        self.tainted = self.stale = self.touched_param = self.truncated = False
+        frame: list[Item] = []
+        self.frame = frame
+        self._open.add(key)
+        try:
+            result = compute()
+        finally:
+            self._open.discard(key)
+            taint, stale, touch, cut_short = self.tainted, self.stale, self.touched_param, self.truncated
+            self.tainted, self.stale = outer[0] or taint, outer[1] or stale
+            self.touched_param, self.truncated = outer[2] or touch, outer[3] or cut_short
+            self.frame = outer[4]
+        kept = stored() if stored is not None else True  # a cycle cut or a cut-short chain stores nothing
+        if kept:
+            _mark(self._tainted_keys, key, taint)
+            # wrapper lists and MROs are cached without the link's flags: one that read
+            # parameters, or was cut short, depends on when it was computed
+            _mark(self._stale_keys, key, stale or (stored is None and (touch or cut_short)))
+            old = self._deps.get(key)
+            self._deps[key] = tuple(frame) if old is None else old + tuple(frame)
+        if self.frame is not None:
+            if kept:
+                self.frame.append(key)
+            else:
+                self.frame.extend(frame)
+        return result
+
+    def closure(self, items: Iterable[Item]) -> set[Read]:
+        """The reads behind recorded items, through every cached result they reused.
+
+        Call it once everything is resolved. Results reused by many others keep
+        their own closure, so files that share them do not walk them again.
+        """
+        reads: set[Read] = set()
+        seen: set[Item] = set()
+        stack = list(items)
+        deps, done, uses = self._deps, self._closures, self._uses
+        while stack:
+            item = stack.pop()
+            if len(item) == 2:
+                reads.add(item)
+                continue
+            if item in seen:
+                continue
+            seen.add(item)
+            if item in done:
+                reads |= done[item]
+            elif uses.get(item, 0) >= SHARED_USES and item not in self._expanding:
+                self._expanding.add(item)
+                done[item] = frozenset(self.closure([*deps.get(item, ())]))
+                self._expanding.discard(item)
+                reads |= done[item]
+            else:
+                stack.extend(deps.get(item, ()))
+        return reads
+
+    # ----------------------------------------------------------------- reads
+
+    def _note(self, read: Read) -> None:
+        if self.frame is not None:
+            self.frame.append(read)
+
+    def _lookup_here(self, name: str, scope: Scope) -> Values | None:
+        if self.frame is not None:
+            self.frame.append((scope.id, name))
+        return super()._lookup_here(name, scope)
+
+    def _scope_target(self, scope_id: str, target: str) -> Values:
+        self._note((scope_id, target))
+        return super()._scope_target(scope_id, target)
+
+    def returns(self, func_id: str, wrapped: bool = True) -> Values:
+        self._note((func_id, "<return>[]"))
+        return super().returns(func_id, wrapped)
+
+    def _dispatch(self, class_id: str, attr: str) -> Values:
+        self._note(("<subclasses>", class_id))
+        return super()._dispatch(class_id, attr)
+
+    def _star_lookup(self, name: str, scope: Scope) -> Values | None:
+        if self.frame is not None:  # which modules' __all__ decide what a star import binds
+            for imp in scope.names["*"]:
+                assert isinstance(imp, Import)
+                target = self.modules.absolute(scope.path, imp.module, imp.level)
+                for path in self.modules.paths(target, scope.path) if target is not None else ():
+                    self.frame.append(("<all>", path))
+        return super()._star_lookup(name, scope)
+
+    def _param_values(self, scope: Scope, name: str) -> Values:
+        before = self.touched_param
+        self.touched_param = False
+        vals = super()._param_values(scope, name)
+        if self.touched_param:
+            self._note((scope.id, "@" + name))
+        self.touched_param = before or self.touched_param
+        return vals
+
+
+def _digest(table: Mapping[str, Sequence[str]]) -> str:
+    return hashlib.sha1(repr(sorted((k, list(v)) for k, v in table.items() if v)).encode()).hexdigest()
+
+
+def _mark(keys: set[Item], key: Item, flag: bool) -> None:
+    if flag:
+        keys.add(key)
+    else:
+        keys.discard(key)
+
+
+@contextmanager
+def deeper_stack() -> Iterator[None]:
+    """Room for the tracing frames: the resolver bounds its chains to fit the default limit."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, TRACED_RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)

@@ -1,0 +1,439 @@
+"""Derived graphs against graphs linked from scratch, commit after commit.
+
+A seeded random history edits a small package the way real histories do: functions
+come and go, files move, imports and re-exports change, a class gets another base,
+a method that a name-only edge relied on gets a twin, callbacks change, earlier
+commits are reverted, a conftest fixture appears and disappears. At every commit the
+graph derived from the previous commit's (derived) graph must equal ``link`` run on
+the commit from scratch, field by field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.gitrepo import RepoBuilder
+
+from impactbot.cache import Cache, decode, encode
+from impactbot.cli import main
+from impactbot.config import Settings
+from impactbot.git import GitRepository
+from impactbot.link import incremental, link
+from impactbot.link.incremental import LinkTrace, derive, link_traced, trace_from_graph, trace_to_graph
+from impactbot.model import FileFacts, LinkedGraph
+from impactbot.pipeline import FactStore, analysed_files
+
+FUNCTIONS = ["alpha", "beta", "gamma", "delta", "omega", "build", "handler", "other_handler"]
+CLASSES = ["Base", "Shape", "Circle", "Square", "Repo", "Service"]
+METHODS = ["area", "render", "process", "describe"]
+MODULES = [f"pkg/m{i}.py" for i in range(8)] + ["pkg/sub/s0.py", "pkg/sub/s1.py"]
+PACKAGES = ["pkg/__init__.py", "pkg/sub/__init__.py"]
+TESTS = ["tests/test_a.py", "tests/test_b.py"]
+FIXTURES = ["shape", "repo", "service"]
+
+
+# ------------------------------------------------------------------ the program
+
+
+@dataclass
+class Source:
+    """One file: import lines and named top-level blocks, rendered in order."""
+
+    imports: list[str] = field(default_factory=list)
+    blocks: dict[str, str] = field(default_factory=dict)
+
+    def render(self) -> str:
+        head = "\n".join(self.imports)
+        return (head + "\n\n\n" if head else "") + "\n\n\n".join(self.blocks.values()) + "\n"
+
+
+def dotted(path: str) -> str:
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+class Program:
+    """A package that random edits keep parseable (not necessarily runnable)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.files: dict[str, Source] = {}
+        for path in MODULES:
+            self.files[path] = self._module()
+        self.files[MODULES[0]].blocks["apply"] = "def apply(fn, v):\n    return fn(v)"
+        self.files[MODULES[1]].blocks["poke"] = "def poke(target):\n    return target.frobnicate_widget()"
+        self.files[MODULES[2]].blocks["Widget"] = (
+            "class Widget:\n    def frobnicate_widget(self):\n        return alpha(1)"
+        )
+        for path in PACKAGES:
+            self.files[path] = Source(imports=[self._reexport(path) for _ in range(2)])
+        self.files["tests/conftest.py"] = Source(
+            imports=["import pytest", f"from {dotted(MODULES[3])} import *"],
+            blocks={name: self._fixture(name) for name in FIXTURES[:2]},
+        )
+        for path in TESTS:
+            self.files[path] = self._test_module()
+
+    # -------------------------------------------------------------- pieces
+
+    def _name(self) -> str:
+        return self.rng.choice(FUNCTIONS)
+
+    def _module_path(self) -> str:
+        return self.rng.choice([p for p in self.files if p in MODULES or p.startswith("pkg/moved")] or MODULES)
+
+    def _import(self) -> str:
+        target = dotted(self._module_path())
+        name = self.rng.choice(FUNCTIONS + CLASSES + ["apply", "poke", "Widget"])
+        return self.rng.choice([
+            f"from {target} import {name}",
+            f"from {target} import {name} as {name}_alias",
+            f"import {target} as mod",
+            f"from {target} import *",
+        ])
+
+    def _reexport(self, path: str) -> str:
+        base = "pkg" if path == "pkg/__init__.py" else "pkg.sub"
+        modules = [p for p in self.files if p.startswith(base.replace(".", "/") + "/") and p not in PACKAGES]
+        target = dotted(self.rng.choice(modules or MODULES))
+        name = self.rng.choice(FUNCTIONS + CLASSES)
+        return self.rng.choice([f"from {target} import {name}", f"from {target} import {name} as re_{name}"])
+
+    def _statement(self, params: str) -> str:
+        f, c, m = self._name(), self.rng.choice(CLASSES), self.rng.choice(METHODS)
+        choices = [
+            f"{f}(v)",
+            f"obj = {c}()\n    obj.{m}()",
+            f"apply({self.rng.choice(['handler', 'other_handler', f])}, v)",
+            f"x = {f}()\n    x = x.{m}()",
+            f"mod.{f}(v)",
+            f"value = {c}().{m}()",
+            f"cb = {f}\n    cb()",
+            f"{f}_alias(v)",
+            "poke(v)",
+            f"re_{f}(v)",
+        ]
+        if "fn" in params:
+            choices.append("fn(v)")
+        return self.rng.choice(choices)
+
+    def _function(self, name: str) -> str:
+        params = self.rng.choice(["v=None", "fn, v=None", "v, fn=None"])
+        body = "\n    ".join(self._statement(params) for _ in range(self.rng.randint(1, 3)))
+        returns = self.rng.choice(["v", f"{self._name()}(v)", f"{self.rng.choice(CLASSES)}()", "None"])
+        return f"def {name}({params}):\n    {body}\n    return {returns}"
+
+    def _class(self, name: str) -> str:
+        base = self.rng.choice(["", "Base", "Shape", "Repo", "mod.Service", "Circle"])
+        base = "" if base == name else base
+        methods = self.rng.sample(METHODS, self.rng.randint(1, 3))
+        lines = [f"class {name}({base}):" if base else f"class {name}:"]
+        if self.rng.random() < 0.5:
+            lines += [f"    def __init__(self, v=None):\n        self.part = {self.rng.choice(CLASSES)}()"]
+        for m in methods:
+            call = self.rng.choice(["super().{m}()", "self.part.{m}()", "{f}(self)", "self.{m2}()"])
+            call = call.format(m=m, f=self._name(), m2=self.rng.choice(METHODS))
+            lines.append(f"    def {m}(self, v=None):\n        {call}\n        return self")
+        return "\n\n".join(lines)
+
+    def _module(self) -> Source:
+        src = Source(imports=[self._import() for _ in range(self.rng.randint(1, 3))])
+        for name in self.rng.sample(FUNCTIONS, 3):
+            src.blocks[name] = self._function(name)
+        name = self.rng.choice(CLASSES)
+        src.blocks[name] = self._class(name)
+        return src
+
+    def _fixture(self, name: str) -> str:
+        return f"@pytest.fixture\ndef {name}():\n    return {self.rng.choice(CLASSES)}()"
+
+    def _test_module(self) -> Source:
+        src = Source(imports=[f"from {dotted(self.rng.choice(MODULES))} import *"])
+        for i in range(3):
+            fixture = self.rng.choice(FIXTURES)
+            src.blocks[f"test_{i}"] = f"def test_{i}({fixture}):\n    {fixture}.area()\n    {self._name()}(1)"
+        return src
+
+    # --------------------------------------------------------------- edits
+
+    def edit(self, op: str) -> None:
+        getattr(self, f"_edit_{op}")()
+
+    def _edit_add_function(self) -> None:
+        src = self.files[self._module_path()]
+        name = self._name()
+        src.blocks[name] = self._function(name)
+
+    def _edit_remove_block(self) -> None:
+        src = self.files[self._module_path()]
+        if len(src.blocks) > 1:
+            del src.blocks[self.rng.choice(sorted(src.blocks))]
+
+    def _edit_rewrite_block(self) -> None:
+        src = self.files[self._module_path()]
+        name = self.rng.choice(sorted(src.blocks))
+        if name[0].isupper() and name != "Widget":
+            src.blocks[name] = self._class(name)
+        elif name not in ("apply", "poke", "Widget"):
+            src.blocks[name] = self._function(name)
+
+    def _edit_change_import(self) -> None:
+        src = self.files[self._module_path()]
+        if src.imports and self.rng.random() < 0.4:
+            src.imports.pop(self.rng.randrange(len(src.imports)))
+        else:
+            src.imports.append(self._import())
+
+    def _edit_change_reexport(self) -> None:
+        path = self.rng.choice(PACKAGES)
+        src = self.files[path]
+        if src.imports and self.rng.random() < 0.5:
+            src.imports[self.rng.randrange(len(src.imports))] = self._reexport(path)
+        else:
+            src.imports.append(self._reexport(path))
+
+    def _edit_change_base(self) -> None:
+        src = self.files[self._module_path()]
+        classes = [n for n in src.blocks if n[0].isupper() and n != "Widget"]
+        name = self.rng.choice(classes) if classes else self.rng.choice(CLASSES)
+        src.blocks[name] = self._class(name)
+
+    def _edit_twin_method(self) -> None:
+        # a second frobnicate_widget makes the name ambiguous: the name-only edge from poke goes away
+        src = self.files[self._module_path()] if self.rng.random() < 0.7 else self.files[MODULES[2]]
+        if "Twin" in src.blocks:
+            del src.blocks["Twin"]
+        else:
+            src.blocks["Twin"] = "class Twin:\n    def frobnicate_widget(self):\n        return beta(2)"
+
+    def _edit_callback(self) -> None:
+        src = self.files[self._module_path()]
+        name = self._name()
+        cb = self.rng.choice(["handler", "other_handler", "alpha", "Circle"])
+        src.blocks[name] = f"def {name}(v=None):\n    return apply({cb}, v)"
+
+    def _edit_move(self) -> None:
+        movable = [p for p in self.files if p in MODULES[3:] or p.startswith("pkg/moved")]
+        if movable:
+            old = self.rng.choice(movable)
+            new = f"pkg/moved_{self.rng.randrange(100)}.py"
+            if new not in self.files:
+                self.files[new] = self.files.pop(old)
+
+    def _edit_fixture(self) -> None:
+        src = self.files["tests/conftest.py"]
+        name = self.rng.choice(FIXTURES)
+        if name in src.blocks:
+            del src.blocks[name]
+        else:
+            src.blocks[name] = self._fixture(name)
+
+    def _edit_cycle(self) -> None:
+        src = self.files[self._module_path()]
+        a, b = self.rng.sample(FUNCTIONS, 2)
+        src.blocks[a] = f"def {a}(v=None):\n    x = {b}(v)\n    y = x.render()\n    x = y.area()\n    return x"
+        src.blocks[b] = f"def {b}(v=None):\n    return {a}(v).process()"
+
+    def render(self) -> dict[str, str]:
+        return {path: src.render() for path, src in self.files.items()}
+
+
+OPS = ["add_function", "remove_block", "rewrite_block", "change_import", "change_reexport", "change_base",
+       "twin_method", "callback", "move", "fixture", "cycle"]
+
+
+@dataclass
+class History:
+    """Commits of a random history, with what each one did."""
+
+    repo: RepoBuilder
+    commits: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+
+
+def build_history(repo: RepoBuilder, seed: int, count: int) -> History:
+    """``count`` commits after the first, each one to three random edits or a revert."""
+    rng = random.Random(seed)
+    program = Program(rng)
+    history = History(repo)
+    states: list[dict[str, Source]] = [copy.deepcopy(program.files)]
+    rendered = program.render()
+    history.commits.append(repo.commit(dict(rendered), "start"))
+    history.labels.append("start")
+    while len(history.commits) <= count:
+        if len(states) > 3 and rng.random() < 0.15:
+            label = _revert(program, states, rng)
+        else:
+            ops = [rng.choice(OPS) for _ in range(rng.randint(1, 3))]
+            for op in ops:
+                program.edit(op)
+            label = "+".join(ops)
+        now = program.render()
+        delta: dict[str, str | None] = {p: c for p, c in now.items() if rendered.get(p) != c}
+        delta.update({p: None for p in rendered if p not in now})
+        if not delta:
+            continue
+        history.commits.append(repo.commit(delta, label))
+        history.labels.append(label)
+        states.append(copy.deepcopy(program.files))
+        rendered = now
+    return history
+
+
+def _revert(program: Program, states: list[dict[str, Source]], rng: random.Random) -> str:
+    """Undo what one earlier commit did to its files (later edits to them are lost, as in a revert)."""
+    k = rng.randrange(1, len(states))
+    before, after = states[k - 1], states[k]
+    for path in before.keys() | after.keys():
+        if before.get(path) is not None and after.get(path) is not None and before[path] == after[path]:
+            continue
+        if path in before:
+            program.files[path] = copy.deepcopy(before[path])
+        else:
+            program.files.pop(path, None)
+    return f"revert {k}"
+
+
+# ---------------------------------------------------------------------- checks
+
+
+def facts_at(git: GitRepository, store: FactStore, commit: str) -> dict[str, FileFacts]:
+    return store.facts_of(analysed_files(git.revision(commit), Settings()))
+
+
+def assert_same_graph(derived: LinkedGraph, full: LinkedGraph, where: str) -> None:
+    """Field by field, naming the first difference."""
+    for name in ("symbols", "edges", "unresolved", "calls", "dangling"):
+        got, want = getattr(derived, name), getattr(full, name)
+        if got != want:
+            extra = sorted(set(got) - set(want), key=repr)[:3]
+            missing = sorted(set(want) - set(got), key=repr)[:3]
+            pytest.fail(f"{where}: {name} differ (derived has {extra}, lacks {missing}; order may differ too)")
+
+
+def stored(trace: LinkTrace) -> LinkTrace:
+    """The trace as a later run reads it back from the cache."""
+    back = trace_from_graph(decode(encode(trace_to_graph(trace)), LinkedGraph))
+    assert back is not None
+    return back
+
+
+def derived_count(caplog: pytest.LogCaptureFixture) -> int:
+    return sum(r.getMessage().startswith("derived:") for r in caplog.records)
+
+
+@pytest.mark.parametrize("seed", [11, 29])
+def test_every_derived_graph_equals_a_full_link(
+    repo: RepoBuilder, seed: int, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the package is small: let derivation run however much of it a change reaches
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    caplog.set_level(logging.DEBUG, logger="impactbot.link.incremental")
+    history = build_history(repo, seed, count=32)
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    old_facts = facts_at(git, store, history.commits[0])
+    graph, trace = link_traced(old_facts)
+    assert graph == link(old_facts)
+    for i, commit in enumerate(history.commits[1:], start=1):
+        facts = facts_at(git, store, commit)
+        graph, trace = derive(graph, old_facts, facts, stored(trace))
+        assert_same_graph(graph, link(facts), f"commit {i} ({history.labels[i]})")
+        old_facts = facts
+    assert len(history.commits) > 30
+    # most commits must really have been derived, not linked again from scratch
+    assert derived_count(caplog) >= 0.6 * (len(history.commits) - 1)
+
+
+def test_derivation_falls_back_to_a_full_link_when_most_files_change(
+    repo: RepoBuilder, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="impactbot.link.incremental")
+    history = build_history(repo, 5, count=1)
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    old_facts = facts_at(git, store, history.commits[0])
+    graph, trace = link_traced(old_facts)
+    # every module gets a new import: every file changes
+    delta = {p: c + "\nimport json\n" for p, c in Program(random.Random(5)).render().items() if p in MODULES}
+    facts = facts_at(git, store, repo.commit(delta, "touch everything"))
+    derived, _ = derive(graph, old_facts, facts, trace)
+    assert derived == link(facts)
+    assert derived_count(caplog) == 0
+    assert any("linking from scratch" in r.getMessage() for r in caplog.records)
+
+
+def test_a_trace_of_other_facts_is_not_used(repo: RepoBuilder) -> None:
+    history = build_history(repo, 7, count=2)
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    first, second, third = (facts_at(git, store, c) for c in history.commits[:3])
+    graph, _ = link_traced(first)
+    _, wrong_trace = link_traced(second)  # belongs to another revision than ``graph``
+    derived, _ = derive(graph, first, third, wrong_trace)
+    assert derived == link(third)
+
+
+def test_something_else_than_a_trace_does_not_decode_as_one() -> None:
+    graph = LinkedGraph(symbols=(), edges=(), unresolved=(), dangling=(("pkg/a.py", "f", 1),))
+    assert trace_from_graph(graph) is None
+
+
+# --------------------------------------------------------------- through the CLI
+
+V1 = {
+    "pkg/__init__.py": "",
+    "pkg/util.py": "def helper(x):\n    return x + 1\n\n\ndef apply(fn, v):\n    return fn(v)\n",
+    "pkg/a.py": "from pkg.util import helper, apply\n\n\ndef a(v):\n    return apply(helper, v)\n",
+    "pkg/b.py": "from pkg import a as amod\n\n\ndef b():\n    return amod.a(1)\n",
+    "pkg/c.py": "def unrelated():\n    return 0\n",
+    "tests/test_b.py": "from pkg.b import b\n\n\ndef test_b():\n    assert b() == 2\n",
+}
+V2 = {"pkg/util.py": V1["pkg/util.py"] + "\n\ndef twice(x):\n    return helper(helper(x))\n"}
+V3 = {
+    "pkg/a.py": "from pkg.util import twice, apply\n\n\ndef a(v):\n    return apply(twice, v)\n",
+    "pkg/c.py": "def unrelated():\n    return 1\n",
+}
+
+
+def diff_report(repo: Path, range_: str, cache: Path | None) -> dict[str, Any]:
+    out = repo.parent / "report.json"
+    argv = ["diff", range_, "-C", str(repo), "--format", "json", "-o", str(out), "--no-semantic", "-q"]
+    argv += ["--cache-dir", str(cache)] if cache else ["--no-cache"]
+    assert main(argv) == 0
+    report: dict[str, Any] = json.loads(out.read_text())
+    return report
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k != "stats"}
+
+
+def test_next_commit_diff_from_the_cache_matches_an_uncached_one(
+    repo: RepoBuilder, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """
+        * c3   pkg/a.py uses twice, pkg/c.py changed
+        * c2   pkg/util.py gains twice
+        * c1   the package
+    """
+    monkeypatch.setenv("IMPACTBOT_INCREMENTAL_GRAPHS", "true")
+    c1 = repo.commit(V1, "c1")
+    c2 = repo.commit(V2, "c2")
+    c3 = repo.commit(V3, "c3")
+    cache = tmp_path / "cache"
+    diff_report(repo.path, f"{c1}..{c2}", cache)
+    caplog.set_level(logging.DEBUG, logger="impactbot.link.incremental")
+    cached = diff_report(repo.path, f"{c2}..{c3}", cache)
+    assert derived_count(caplog) == 1  # c3's graph came from c2's, cached by the first run
+    uncached = diff_report(repo.path, f"{c2}..{c3}", None)
+    assert without_timing(cached) == without_timing(uncached)
+    assert cached["stats"]["files_parsed"] == len(V3)  # the two blobs c3 changed, nothing else
+    assert {c["id"] for c in cached["changed"]} >= {"pkg/a.py::a", "pkg/c.py::unrelated"}
+    assert "pkg/b.py::b" in {i["id"] for i in cached["impacted"]}
