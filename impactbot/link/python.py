@@ -524,7 +524,7 @@ class Resolver:
                     continue
                 if all_names is not None and name not in all_names:
                     continue
-                found = self._lookup_here(name, mod_scope)
+                found = self._guarded_lookup(name, mod_scope)
                 if found is not None:
                     return found
         if any(
@@ -580,10 +580,23 @@ class Resolver:
             scope = self.scopes.get(mod_path)
             if scope is None:
                 continue
-            found = self._lookup_here(imp.name, scope)
+            found = self._guarded_lookup(imp.name, scope)
             if found:
                 _merge(vals, found, False)
         return vals
+
+    def _guarded_lookup(self, name: str, scope: Scope) -> Values | None:
+        """A name looked up in another module; import cycles (`a` imports `g` from `b`,
+        `b` from `a`) end here instead of recursing until the stack runs out."""
+        key = ("<import>", f"{scope.id}:{name}")
+        if key in self._active:
+            self.truncated = True  # a cycle's answer is partial: not to be memoised
+            return None
+        self._active.add(key)
+        try:
+            return self._lookup_here(name, scope)
+        finally:
+            self._active.discard(key)
 
     def _module_value(self, name: str, near: str) -> Values:
         if self.modules.is_module(name):
