@@ -148,7 +148,7 @@ class Impactbot:
         out = self.scratch / "out.json"
         out.unlink(missing_ok=True)
         argv = [sys.executable, "-m", "impactbot", "diff", revisions, "--format", "json"]
-        argv += [] if semantic else ["--no-semantic"]
+        argv += ["--semantic"] if semantic else ["--no-semantic"]
         argv += ["--cache-dir", str(cache), "-o", str(out)]
         run = run_child(argv, cwd=self.repo, env=self.env, timeout=CHILD_TIMEOUT_SECONDS, memory_cap_mib=MEMORY_CAP_MIB)
         return Outcome(run, _read_report(out) if run.ok else None)
