@@ -2,7 +2,6 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-DEMO_DIR ?= $(shell mktemp -d -u /tmp/impactbot-demo.XXXXXX)
 
 .PHONY: setup run test lint bench callgraph clean
 
@@ -17,10 +16,12 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev,semantic]"
 	touch $@
 
+# DEMO_DIR=path keeps the demo repository somewhere of your choosing
 run: setup
-	$(BIN)/python demo/build_demo.py $(DEMO_DIR)
-	@echo "demo repository: $(DEMO_DIR) (branch feature vs main)"
-	$(BIN)/impactbot diff main..feature -C $(DEMO_DIR) --format text --no-cache
+	@dir="$${DEMO_DIR:-$$(mktemp -d /tmp/impactbot-demo.XXXXXX)}"; \
+	$(BIN)/python demo/build_demo.py "$$dir" && \
+	echo "demo repository: $$dir (branch feature vs main)" && \
+	$(BIN)/impactbot diff main..feature -C "$$dir" --format text --no-cache
 
 test: setup lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2
