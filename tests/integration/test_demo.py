@@ -21,7 +21,8 @@ def test_demo_shows_the_caller_without_shared_words_and_the_hub(tmp_path: Path) 
     assert main(["diff", "main..feature", "-C", str(tmp_path / "shop"), "--format", "json", "-o", str(out),
                  "--no-cache", "-q"]) == 0
     report = json.loads(out.read_text())
-    assert {c["id"] for c in report["changed"]} == {"shop/orders.py::calculate_order_total", "shop/db.py::execute_query"}
+    changed = {c["id"] for c in report["changed"]}
+    assert changed == {"shop/orders.py::calculate_order_total", "shop/db.py::execute_query"}
     by_id = {i["id"]: i for i in report["impacted"]}
     assert by_id["shop/checkout.py::process_checkout"]["paths"][0] == [
         "shop/checkout.py::process_checkout", "shop/orders.py::calculate_order_total"
