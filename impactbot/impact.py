@@ -232,6 +232,8 @@ def breaking_calls(
             c = by_target.get(call.target)
             if c is None or c.symbol.signature is None or call.caller in by_target:
                 continue
+            if _implied(call.site.callee, c.symbol):
+                continue  # `len(x)` runs `x.__len__()`: its arguments are not the dunder's
             reason = misfit(c.symbol.signature, call.site, call.bound)
             if reason:
                 out.add(Breaking(call.target, call.caller, head.symbols[call.caller].path
@@ -240,6 +242,12 @@ def breaking_calls(
         if c.change == "removed":
             out.update(_still_called(head, base, c.symbol, head_facts))
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
+
+
+def _implied(callee: str | None, target: Symbol) -> bool:
+    """A protocol method reached through a builtin or syntax, not called by name."""
+    name = target.qualname.rsplit("::", 1)[-1]
+    return name.startswith("__") and name.endswith("__") and (callee or "").rsplit(".", 1)[-1] != name
 
 
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,

@@ -21,7 +21,7 @@ def _grammar_version() -> str:
         return "unknown"
 
 
-EXTRACTOR_VERSION = f"python-3+tree-sitter-python-{_grammar_version()}"
+EXTRACTOR_VERSION = f"python-4+tree-sitter-python-{_grammar_version()}"
 
 _LANGUAGES = {".py": "python", ".pyi": "python"}
 

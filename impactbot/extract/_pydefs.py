@@ -39,6 +39,8 @@ class DefinitionFacts(FileState):
             else:  # defined again in the same scope: one symbol, spanning all of them
                 row.end_line = max(row.end_line, end_line)
                 row.texts.append(texts[i])
+                if _binds_name(decorators):  # the last real definition is what callers get
+                    row.signed, row.params, row.decorators = d, params, decorators
         out = [Definition("", "module", 1, line_count(self.data), fingerprint(texts[:1]))]
         for row in rows.values():
             d = row.first
@@ -49,7 +51,7 @@ class DefinitionFacts(FileState):
                     line_of(d.decorated or d.node),
                     row.end_line,
                     fingerprint(row.texts),
-                    None if row.params is None else self._signature(d, row.params),
+                    None if row.params is None else self._signature(row.signed, row.params),
                     row.decorators,
                     self._bases(d),
                     self._is_async(d.node),
@@ -200,7 +202,7 @@ class DefinitionFacts(FileState):
 class _Row:
     """One qualname's definitions while they are being merged."""
 
-    __slots__ = ("decorators", "end_line", "first", "params", "texts")
+    __slots__ = ("decorators", "end_line", "first", "params", "signed", "texts")
 
     def __init__(
         self,
@@ -211,10 +213,21 @@ class _Row:
         decorators: tuple[str, ...],
     ) -> None:
         self.first = first
+        self.signed = first  # the definition whose signature callers see
         self.end_line = end_line
         self.texts = texts
         self.params = params
         self.decorators = decorators
+
+
+def _binds_name(decorators: tuple[str, ...]) -> bool:
+    """A redefinition that replaces the name's signature: not an ``@overload`` stub,
+    not a property's ``@x.setter``/``@x.deleter`` (the getter stays the signature)."""
+    for decorator in decorators:
+        name = decorator[:-2] if decorator.endswith("()") else decorator
+        if name.rsplit(".", 1)[-1] in ("overload", "setter", "deleter", "getter"):
+            return False
+    return True
 
 
 def _annotation_text(node: Node) -> str:

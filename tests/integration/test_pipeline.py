@@ -297,3 +297,16 @@ def test_unittest_style_test_classes_are_tests(repo: RepoBuilder) -> None:
     repo.commit({"calc.py": "def add(a, b):\n    return b + a\n"})
     report = diff(repo.path, "main..feature")
     assert report["tests"] == ["test_calc.py::AdditionChecks::test_add"]
+
+
+def test_overloads_take_the_implementations_signature(repo: RepoBuilder) -> None:
+    repo.commit({"lib.py": "def fetch(key):\n    return key\n",
+                 "app.py": "from lib import fetch\n\n\ndef run():\n    return fetch(1, 2)\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"lib.py": "from typing import overload\n\n\n@overload\ndef fetch(key: int) -> int: ...\n\n\n"
+                           "@overload\ndef fetch(key: str) -> str: ...\n\n\ndef fetch(key, default=None):\n"
+                           "    return key or default\n"})
+    report = diff(repo.path, "main..feature")
+    assert report["changed"][0]["signature_changed"] is True
+    assert report["breaking"] == []  # fetch(1, 2) fits the implementation, whatever the stubs say
