@@ -308,5 +308,7 @@ def test_overloads_take_the_implementations_signature(repo: RepoBuilder) -> None
                            "@overload\ndef fetch(key: str) -> str: ...\n\n\ndef fetch(key, default=None):\n"
                            "    return key or default\n"})
     report = diff(repo.path, "main..feature")
-    assert report["changed"][0]["signature_changed"] is True
+    fetch = next(c for c in report["changed"] if c["id"] == "lib.py::fetch")
+    assert fetch["signature_changed"] is True
+    assert fetch["signature"] == "(key, default=…)"
     assert report["breaking"] == []  # fetch(1, 2) fits the implementation, whatever the stubs say
