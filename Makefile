@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test lint bench callgraph clean
+.PHONY: setup run test lint typecheck bench callgraph clean
 
 setup: $(VENV)/.installed
 
@@ -28,6 +28,9 @@ test: setup lint
 
 lint: setup
 	$(BIN)/ruff check .
+
+typecheck: setup
+	$(BIN)/mypy impactbot
 
 bench: setup
 	$(BIN)/python benchmarks/bench.py

@@ -40,14 +40,16 @@ def _config_table(repo: GitRepository, config: Path | None, at: Revision | None)
         text = config.read_text(encoding="utf-8")
         return table_from_toml(text, str(config), pyproject=config.name == "pyproject.toml")
     for name, is_pyproject in ((".impactbot.toml", False), ("pyproject.toml", True)):
+        found: str | None
         if at is not None:  # read from a commit, e.g. the base of a pull request
             data = repo.read_path(at, name)
-            text = data.decode("utf-8", "replace") if data is not None else None
+            found = data.decode("utf-8", "replace") if data is not None else None
         else:
             path = repo.root / name
-            text = path.read_text(encoding="utf-8") if path.is_file() else None
-        if text is None:
+            found = path.read_text(encoding="utf-8") if path.is_file() else None
+        if found is None:
             continue
+        text = found
         table = table_from_toml(text, name, pyproject=is_pyproject)
         if table or not is_pyproject:
             return table

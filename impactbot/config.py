@@ -145,7 +145,7 @@ def settings_from_table(table: Mapping[str, object], source: str, base: Settings
             problems.append(f"{source}: {key} {exc}")
     if problems:
         raise ConfigError("; ".join(problems))
-    return replace(base or Settings(), **values)
+    return replace(base or Settings(), **values)  # type: ignore[arg-type]  # each value was cleaned for its field
 
 
 def settings_from_environ(environ: Mapping[str, str], base: Settings) -> Settings:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 
 class ExtractionProgress:
@@ -13,7 +13,7 @@ class ExtractionProgress:
 
     def __init__(self) -> None:
         self._bar: Progress | None = None
-        self._task: int | None = None
+        self._task: TaskID | None = None
 
     def __call__(self, done: int, total: int) -> None:
         if total < self.MIN_FILES:
