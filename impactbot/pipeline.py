@@ -15,16 +15,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from posixpath import basename
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from impactbot.cache import Cache
 from impactbot.config import Settings
 from impactbot.diff import changed_symbols
 from impactbot.extract import EXTRACTOR_VERSION, language_for
-from impactbot.extract.pool import extract_all, workers
 from impactbot.link import LINK_VERSION, link
-from impactbot.link.incremental import LinkTrace, derive, link_traced, trace_from_graph, trace_to_graph
-from impactbot.link.pair import link_pair
 from impactbot.model import (
     ChangedSymbol,
     ChangeSet,
@@ -38,6 +35,12 @@ from impactbot.model import (
     Symbol,
 )
 from impactbot.rank import rank, similarities
+
+if TYPE_CHECKING:
+    from impactbot.link.incremental import LinkTrace
+
+# The process pool, incremental linking and paired linking are imported where they
+# are used: a run answered from the cache needs none of them (start-up is measured).
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +98,8 @@ class FactStore:
     def _extract(self, oids: list[str], files: Mapping[str, str]) -> None:
         paths = {oid: p for p, oid in files.items()}
         fresh: dict[tuple[str, str, str], FileFacts] = {}
+        from impactbot.extract.pool import extract_all
+
         results = extract_all(self._readable(oids, paths), len(oids), "python")
         for done, (oid, facts) in enumerate(results, start=1):
             if self.deadline is not None and time.monotonic() > self.deadline:
@@ -172,6 +177,8 @@ def revision_graph(
     if store.cache.path is None or not settings.incremental_graphs:
         graph, trace = link(facts), None  # nothing is kept: no later run can derive from it
     else:
+        from impactbot.link.incremental import link_traced, trace_to_graph
+
         graph, trace = _derived(facts, near, settings, store) or link_traced(facts)
     if key is not None and not store.out_of_time:
         store.cache.put_graph(key, graph)
@@ -185,6 +192,9 @@ def revision_graph(
 def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[LinkedGraph, LinkedGraph]:
     """Base and head graphs; when both must be linked from scratch, the base is linked
     in a forked process while this one links the head (they are independent)."""
+    from impactbot.extract.pool import workers
+    from impactbot.link.pair import link_pair
+
     base_key, head_key = graph_key(changes.base, settings), graph_key(changes.head, settings)
     if (
         settings.incremental_graphs
@@ -218,6 +228,8 @@ def _derived(
     facts: Mapping[str, FileFacts], near: Sequence[Revision], settings: Settings, store: FactStore
 ) -> tuple[LinkedGraph, LinkTrace] | None:
     """The graph and trace of ``facts`` derived from the first nearby revision that allows it."""
+    from impactbot.link.incremental import derive, trace_from_graph
+
     for other in near:
         key = graph_key(other, settings)
         if key is None or _known_graph(key, store) is None:
