@@ -270,7 +270,7 @@ def run_diff(range_: str | None, opts: dict[str, Any]) -> int:
     settings = _settings(repo, opts, changes.base if opts.get("config_from_base") else None)
     progress = None if opts.get("quiet") else _progress()
     with _open_cache(repo, opts.get("cache_dir"), bool(opts.get("no_cache"))) as cache:
-        embedder = _embedder(settings, cache, opts) if settings.semantic else None
+        embedder = _embedder(settings, cache) if settings.semantic else None
         with _no_cyclic_gc():
             report = analyse(changes, settings, repo=repo, cache=cache, embedder=embedder, progress=progress)
     _finish_progress(progress)
@@ -282,10 +282,10 @@ def run_diff(range_: str | None, opts: dict[str, Any]) -> int:
     return _gate(report, opts.get("fail_on"))
 
 
-def _embedder(settings: Settings, cache: Cache, opts: dict[str, Any]) -> Any:
-    from impactbot.embed import load_embedder
+def _embedder(settings: Settings, cache: Cache) -> Any:
+    from impactbot.embed import SentenceEmbedder
 
-    return load_embedder(settings.model, cache, warn=lambda m: click.echo(f"impactbot: {m}", err=True))
+    return SentenceEmbedder(settings.model, cache, warn=lambda m: click.echo(f"impactbot: {m}", err=True))
 
 
 def _publish(report: Report, settings: Settings, opts: dict[str, Any]) -> None:

@@ -75,7 +75,3 @@ def _model_location(name: str) -> str:
         except ImportError:
             pass
     return name
-
-
-def load_embedder(model: str, cache: Cache, warn: Callable[[str], None] | None = None) -> SentenceEmbedder:
-    return SentenceEmbedder(model, cache, warn)

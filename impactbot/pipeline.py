@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from posixpath import basename
 from typing import TYPE_CHECKING, Protocol
 
@@ -408,14 +407,3 @@ def _similarity(changed: Sequence[ChangedSymbol], impacted: Sequence[Impacted], 
 def build_graph(revision: Revision, settings: Settings, *, repo: BlobReader, cache: Cache) -> LinkedGraph:
     """The linked graph of one revision (``impactbot graph``)."""
     return revision_graph(revision, settings, FactStore(repo, cache))
-
-
-def graph_json(root: Path, rev: str = "HEAD") -> dict[str, object]:
-    """The ``impactbot/graph@1`` document of a revision of the repository at ``root``."""
-    from impactbot.git import GitRepository
-    from impactbot.report import graph_to_json
-
-    repo = GitRepository.discover(root)
-    revision = repo.revision(rev)
-    graph = build_graph(revision, Settings(), repo=repo, cache=Cache.open(None))
-    return graph_to_json(graph, revision.commit)

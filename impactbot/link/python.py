@@ -152,12 +152,6 @@ class Scope:
 
 
 @dataclass(frozen=True)
-class Param:
-    scope: str
-    name: str
-
-
-@dataclass(frozen=True)
 class Defn:
     id: str
 

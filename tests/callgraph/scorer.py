@@ -8,7 +8,7 @@ A case is a directory ``cases/<category>/<case>/`` holding a small program and a
      "unresolved": {"main.py::dispatch": 1}}
 
 Each case is committed into a fresh git repository and linked by
-``impactbot.pipeline.graph_json``. Only ``calls`` edges count; an edge is a
+``graph_json`` below (the pipeline of ``impactbot graph``). Only ``calls`` edges count; an edge is a
 prediction when its confidence is ``resolved`` or ``inferred``. ``name_match``
 edges are reported apart, never counted as predictions. ``unresolved`` is checked
 for the symbols the case lists (from the nodes' optional ``"unresolved": N``, or
@@ -204,14 +204,22 @@ def build_repo(files: Mapping[str, str], root: Path) -> str:
     return RepoBuilder.init(root).commit(dict(files), "callgraph case")
 
 
+def graph_json(root: Path, rev: str = "HEAD") -> dict[str, Any]:
+    """The ``impactbot/graph@1`` document of a revision, as ``impactbot graph`` builds it."""
+    from impactbot.cache import Cache
+    from impactbot.config import Settings
+    from impactbot.git import GitRepository
+    from impactbot.pipeline import build_graph
+    from impactbot.report import graph_to_json
+
+    repo = GitRepository.discover(root)
+    revision = repo.revision(rev)
+    graph = build_graph(revision, Settings(), repo=repo, cache=Cache.open(None))
+    return graph_to_json(graph, revision.commit)
+
+
 def pipeline_graph_builder() -> GraphBuilder:
-    """``impactbot.pipeline.graph_json``; a one-line error when it cannot be imported."""
-    try:
-        from impactbot.pipeline import graph_json
-    except ImportError as exc:
-        raise AnalysisError(
-            f"Cannot score call resolution: impactbot.pipeline.graph_json is unavailable ({exc})."
-        ) from None
+    """The graph builder of the real pipeline."""
     return graph_json
 
 
