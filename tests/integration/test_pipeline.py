@@ -312,3 +312,31 @@ def test_overloads_take_the_implementations_signature(repo: RepoBuilder) -> None
     assert fetch["signature_changed"] is True
     assert fetch["signature"] == "(key, default=…)"
     assert report["breaking"] == []  # fetch(1, 2) fits the implementation, whatever the stubs say
+
+
+def test_config_from_base_ignores_the_branchs_own_configuration(shop: RepoBuilder) -> None:
+    shop.commit({".impactbot.toml": "depth = 1\n", "pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    assert impacted(diff(shop.path, "main..feature")) == {"pkg/a.py::a": 1}  # .impactbot.toml is read
+    assert len(impacted(diff(shop.path, "main..feature", "--config-from-base"))) == 3  # main has none
+
+
+def test_tests_command_prints_node_ids(shop: RepoBuilder, capsys: pytest.CaptureFixture[str]) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    assert main(["tests", "main", "-C", str(shop.path), "--no-cache", "-q"]) == 0
+    assert capsys.readouterr().out == "tests/test_b.py::test_b\n"
+
+
+def test_default_cache_lives_in_the_git_directory_and_can_be_cleared(
+    shop: RepoBuilder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    assert main(["tests", "main", "-C", str(shop.path), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["cache", "info", "-C", str(shop.path)]) == 0
+    info = capsys.readouterr().out
+    assert str(shop.path / ".git" / "impactbot") in info
+    assert "facts:      0" not in info
+    assert main(["cache", "clear", "-C", str(shop.path)]) == 0
+    capsys.readouterr()
+    assert main(["cache", "info", "-C", str(shop.path)]) == 0
+    assert "facts:      0" in capsys.readouterr().out
