@@ -1,3 +1,3 @@
-from impactbot.cli import main
+from impactbot.cli import run
 
-raise SystemExit(main())
+run()

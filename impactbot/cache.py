@@ -142,7 +142,9 @@ def _constructor(cls: type) -> Callable[..., Any]:
 
 _MODEL_CLASSES = _model_classes()
 _REDUCERS = {cls: _reducer(cls) for cls in _MODEL_CLASSES}
-_BUILDERS = {(cls.__module__, cls.__qualname__): _constructor(cls) for cls in _MODEL_CLASSES}
+_CLASSES = {(cls.__module__, cls.__qualname__): cls for cls in _MODEL_CLASSES}
+# built on first use: a warm run decodes a report, which needs a few of them
+_BUILDERS: dict[tuple[str, str], Callable[..., Any]] = {}
 # A change to the model's fields changes the stamp, so old entries are never
 # decoded into the wrong shape even if CACHE_SCHEMA was not bumped.
 _LAYOUT = hashlib.sha256(
@@ -157,10 +159,14 @@ class _ModelPickler(pickle.Pickler):
 
 class _ModelUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        try:
-            return _BUILDERS[(module, name)]
-        except KeyError:
-            raise pickle.UnpicklingError(f"{module}.{name} is not a model type") from None
+        key = (module, name)
+        build = _BUILDERS.get(key)
+        if build is None:
+            cls = _CLASSES.get(key)
+            if cls is None:
+                raise pickle.UnpicklingError(f"{module}.{name} is not a model type")
+            build = _BUILDERS[key] = _constructor(cls)
+        return build
 
 
 def encode(value: object) -> bytes:
@@ -426,8 +432,11 @@ class Cache:
 
     def put_facts(self, items: Mapping[FactsKey, FileFacts]) -> None:
         """Store facts by (blob oid, language, extractor version), in one transaction."""
-        rows = [(*key, data) for key, data in _encode_all(items.items())]
-        self._write((_INSERT_FACTS, rows))
+        self.put_encoded_facts(dict(_encode_all(items.items())))
+
+    def put_encoded_facts(self, items: Mapping[FactsKey, bytes]) -> None:
+        """Store facts already passed through :func:`encode` (by the extracting process)."""
+        self._write((_INSERT_FACTS, [(*key, data) for key, data in items.items()]))
 
     def get_graph(self, key: str) -> LinkedGraph | None:
         """The graph stored under ``key``, or None."""
@@ -435,9 +444,13 @@ class Cache:
 
     def put_graph(self, key: str, graph: LinkedGraph) -> None:
         """Store a graph; only the ``max_graphs`` most recently stored ones are kept."""
-        rows = [(key, time.time(), data) for key, data in _encode_all([(key, graph)])]
-        if rows:
-            self._write((_INSERT_GRAPHS, rows), (_PRUNE_GRAPHS, [(self._max_graphs,)]))
+        for _, data in _encode_all([(key, graph)]):
+            self.put_encoded_graph(key, data)
+
+    def put_encoded_graph(self, key: str, data: bytes) -> None:
+        """Store a graph already passed through :func:`encode` (by the linking process)."""
+        rows = [(key, time.time(), data)]
+        self._write((_INSERT_GRAPHS, rows), (_PRUNE_GRAPHS, [(self._max_graphs,)]))
 
     def get_report(self, key: str) -> Report | None:
         """A whole report stored under ``key`` (same commits, same settings), or None."""

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -94,6 +94,10 @@ def _no_cyclic_gc() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            # Everything allocated meanwhile sits in the youngest generation: the
+            # first collection would walk all of it (0.1-0.2 s on Django). Frozen
+            # objects are skipped by the collector and still freed by refcount.
+            gc.freeze()
             gc.enable()
 
 
@@ -371,6 +375,21 @@ def _progress() -> Any:
 def _finish_progress(progress: Any) -> None:
     if progress is not None:
         progress.close()
+
+
+def run() -> NoReturn:
+    """The console entry point: :func:`main`, then exit without tearing down.
+
+    The interpreter's teardown frees every object of the analysis one by one
+    (about 0.1 s after a cold run on Django); the process is ending, so its
+    output is flushed and the operating system takes the memory back at once.
+    """
+    code = main()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that went away (`| head`)
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

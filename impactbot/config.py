@@ -12,11 +12,6 @@ from typing import Any
 
 from impactbot.errors import ConfigError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 
@@ -119,6 +114,11 @@ def _validate(values: Mapping[str, object]) -> list[str]:
 
 def table_from_toml(text: str, source: str, *, pyproject: bool) -> dict[str, object]:
     """The impactbot table of a pyproject.toml or .impactbot.toml file."""
+    # imported here: most repositories have no such file, and start-up is measured
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from impactbot.cache import Cache
 from impactbot.config import Settings
 from impactbot.diff import changed_symbols
-from impactbot.extract import EXTRACTOR_VERSION, language_for
-from impactbot.link import LINK_VERSION, link
+from impactbot.extract import language_for
 from impactbot.model import (
     ChangedSymbol,
     ChangeSet,
@@ -34,12 +33,14 @@ from impactbot.model import (
     Symbol,
 )
 from impactbot.rank import rank, similarities
+from impactbot.versions import EXTRACTOR_VERSION, LINK_VERSION
 
 if TYPE_CHECKING:
     from impactbot.link.incremental import LinkTrace
 
-# The process pool, incremental linking and paired linking are imported where they
-# are used: a run answered from the cache needs none of them (start-up is measured).
+# Linking, the process pool, incremental linking and paired linking are imported
+# where they are used: a run answered from the cache needs none of them (start-up
+# is measured).
 
 log = logging.getLogger(__name__)
 
@@ -96,23 +97,23 @@ class FactStore:
 
     def _extract(self, oids: list[str], files: Mapping[str, str]) -> None:
         paths = {oid: p for p, oid in files.items()}
-        fresh: dict[tuple[str, str, str], FileFacts] = {}
+        fresh: dict[tuple[str, str, str], bytes] = {}
         from impactbot.extract.pool import extract_all
 
         results = extract_all(self._readable(oids, paths), len(oids), "python")
-        for done, (oid, facts) in enumerate(results, start=1):
+        for done, (oid, facts, encoded) in enumerate(results, start=1):
             if self.deadline is not None and time.monotonic() > self.deadline:
                 self.out_of_time = True  # what was read so far is kept; the rest is reported missing
                 break
             if facts.error:
                 self.skipped[paths[oid]] = SkippedFile(paths[oid], "parse-error", facts.error)
             self._memo[oid] = facts
-            fresh[(oid, "python", EXTRACTOR_VERSION)] = facts
+            fresh[(oid, "python", EXTRACTOR_VERSION)] = encoded
             if self.progress:
                 self.progress(done, len(oids))
         self.parsed += len(fresh)
         if fresh:
-            self.cache.put_facts(fresh)
+            self.cache.put_encoded_facts(fresh)
 
     def _readable(self, oids: list[str], paths: Mapping[str, str]) -> Iterator[tuple[str, bytes]]:
         """Blob bytes to extract; stops early when the time budget runs out."""
@@ -174,6 +175,8 @@ def revision_graph(
         return known
     facts = store.facts_of(analysed_files(revision, settings))
     if store.cache.path is None or not settings.incremental_graphs:
+        from impactbot.link import link
+
         graph, trace = link(facts), None  # nothing is kept: no later run can derive from it
     else:
         from impactbot.link.incremental import link_traced, trace_to_graph
@@ -205,10 +208,15 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
         return base, revision_graph(changes.head, settings, store, near=(changes.base,))
     base_facts = store.facts_of(analysed_files(changes.base, settings))
     head_facts = store.facts_of(analysed_files(changes.head, settings))
-    base, head = link_pair(base_facts, head_facts)
-    for key, graph in ((base_key, base), (head_key, head)):
-        if key is not None and not store.out_of_time:
-            store.cache.put_graph(key, graph)
+    base, head, base_encoded = link_pair(base_facts, head_facts)
+    if not store.out_of_time:
+        if base_key is not None:
+            if base_encoded is None:
+                store.cache.put_graph(base_key, base)
+            else:
+                store.cache.put_encoded_graph(base_key, base_encoded)
+        if head_key is not None:
+            store.cache.put_graph(head_key, head)
     return base, head
 
 

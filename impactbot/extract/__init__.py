@@ -6,22 +6,11 @@ the cache keys them by (blob id, language, EXTRACTOR_VERSION).
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 from impactbot.model import FileFacts
+from impactbot.versions import EXTRACTOR_VERSION
 
 __all__ = ["EXTRACTOR_VERSION", "extract", "language_for"]
 
-
-def _grammar_version() -> str:
-    # A new grammar release can parse the same bytes differently.
-    try:
-        return version("tree-sitter-python")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-EXTRACTOR_VERSION = f"python-4+tree-sitter-python-{_grammar_version()}"
 
 _LANGUAGES = {".py": "python", ".pyi": "python"}
 

@@ -29,19 +29,26 @@ def workers() -> int:
         return os.cpu_count() or 1
 
 
-def extract_all(blobs: Iterable[tuple[str, bytes]], count: int, language: str) -> Iterator[tuple[str, FileFacts]]:
-    """(key, bytes) -> (key, facts), in completion order; parallel when it pays off."""
+def extract_all(
+    blobs: Iterable[tuple[str, bytes]], count: int, language: str
+) -> Iterator[tuple[str, FileFacts, bytes]]:
+    """(key, bytes) -> (key, facts, facts encoded for the cache), in completion order;
+    parallel when it pays off. The encoding is done where the facts are made, so
+    the parent stores the bytes it received instead of encoding them again."""
+    from impactbot.cache import encode
+
     n = workers()
     if count < MIN_PARALLEL or n < 2:
         from impactbot.extract import extract
 
         for key, data in blobs:
-            yield key, extract(data, language)
+            facts = extract(data, language)
+            yield key, facts, encode(facts)
         return
     yield from _in_pool(blobs, language, n)
 
 
-def _in_pool(blobs: Iterable[tuple[str, bytes]], language: str, n: int) -> Iterator[tuple[str, FileFacts]]:
+def _in_pool(blobs: Iterable[tuple[str, bytes]], language: str, n: int) -> Iterator[tuple[str, FileFacts, bytes]]:
     from impactbot.cache import decode
 
     # fork keeps start-up at a few milliseconds: the parser modules are already imported
@@ -60,7 +67,7 @@ def _in_pool(blobs: Iterable[tuple[str, bytes]], language: str, n: int) -> Itera
                 pending.append(pool.submit(_extract_chunk, chunk, language))
             for future in pending:
                 for key, data in future.result():
-                    yield key, decode(data, FileFacts)
+                    yield key, decode(data, FileFacts), data
         finally:
             for future in pending:
                 future.cancel()

@@ -30,8 +30,7 @@ from impactbot.model import (
     Symbol,
     symbol_id,
 )
-
-LINK_VERSION = "1"
+from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)

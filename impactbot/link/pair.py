@@ -26,20 +26,21 @@ def _link_shared() -> bytes:
 
 def link_pair(
     base: Mapping[str, FileFacts], head: Mapping[str, FileFacts]
-) -> tuple[LinkedGraph, LinkedGraph]:
-    """(link(base), link(head)), computed in parallel where fork is available."""
+) -> tuple[LinkedGraph, LinkedGraph, bytes | None]:
+    """(link(base), link(head)), computed in parallel where fork is available, and
+    the base graph as the child encoded it for the cache (None when not forked)."""
     from impactbot.cache import decode
     from impactbot.link import link
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return link(base), link(head)
+        return link(base), link(head), None
     global _FACTS
     _FACTS = base
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             future = pool.submit(_link_shared)
             head_graph = link(head)
-            base_graph = decode(future.result(), LinkedGraph)
+            encoded = future.result()
     finally:
         _FACTS = {}
-    return base_graph, head_graph
+    return decode(encoded, LinkedGraph), head_graph, encoded
