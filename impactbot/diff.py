@@ -2,7 +2,10 @@
 
 Symbols are compared by fingerprint, which ignores formatting and comments, so
 a reformat is not a change. A file moved or renamed (git's rename detection)
-keeps its symbols: they are reported as ``renamed`` with their old id.
+keeps its symbols: they are reported as ``renamed`` with their old id. So does
+a symbol moved to another file unchanged (same qualified name, kind and
+fingerprint, and no other candidate): moving ``slugify`` from ``utils.py`` to
+``text.py`` is one rename, not a removal and an unrelated addition.
 """
 
 from __future__ import annotations
@@ -37,7 +40,40 @@ def changed_symbols(changes: ChangeSet, base: LinkedGraph, head: LinkedGraph) ->
         old = before.get(f.old_path or f.path, {}) if f.status != "added" else {}
         new = after.get(f.path, {}) if f.status != "deleted" else {}
         out.extend(_compare_file(old, new, renamed_from=f.old_path if f.status == "renamed" else None))
-    return tuple(out)
+    return tuple(_moves(out))
+
+
+def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
+    """Pair a removed symbol with an added one in another file when exactly one of
+    each has the same qualified name, kind and fingerprint; the pair becomes one
+    ``renamed`` entry where the added one was."""
+    removed: dict[tuple[str, str, str], list[Symbol]] = defaultdict(list)
+    added: dict[tuple[str, str, str], list[Symbol]] = defaultdict(list)
+    for c in changed:
+        key = (c.symbol.qualname, c.symbol.kind, c.symbol.fingerprint)
+        if c.change == "removed":
+            removed[key].append(c.symbol)
+        elif c.change == "added":
+            added[key].append(c.symbol)
+    moved_from: dict[str, Symbol] = {}
+    for key, gone in removed.items():
+        new = added.get(key, [])
+        if len(gone) == 1 and len(new) == 1 and gone[0].path != new[0].path and key[0]:
+            moved_from[new[0].id] = gone[0]
+    if not moved_from:
+        return changed
+    old_ids = {s.id for s in moved_from.values()}
+    out = []
+    for c in changed:
+        if c.change == "removed" and c.symbol.id in old_ids:
+            continue
+        prev = moved_from.get(c.symbol.id) if c.change == "added" else None
+        if prev is None:
+            out.append(c)
+        else:
+            out.append(ChangedSymbol(c.symbol, "renamed", old_id=prev.id, old_signature=prev.signature,
+                                     signature_changed=signature_changed(prev.signature, c.symbol.signature)))
+    return out
 
 
 def _compare_file(

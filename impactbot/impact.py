@@ -241,6 +241,8 @@ def breaking_calls(
     for c in changed:
         if c.change == "removed":
             out.update(_still_called(head, base, c.symbol, head_facts))
+        elif c.change == "renamed" and c.old_id in base.symbols:
+            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, moved_to=c.symbol))
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
 
@@ -251,8 +253,8 @@ def _implied(callee: str | None, target: Symbol) -> bool:
 
 
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
-                  head_facts: Mapping[str, FileFacts]) -> Iterable[Breaking]:
-    """Callers in head that still name a removed symbol and reach nothing in its place."""
+                  head_facts: Mapping[str, FileFacts], moved_to: Symbol | None = None) -> Iterable[Breaking]:
+    """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
     if removed.id not in base.graph:
         return
     name = removed.qualname.rsplit("::", 1)[-1]
@@ -266,7 +268,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
         facts = head_facts.get(sym.path)
         for site in facts.calls if facts else ():
             if site.scope == sym.qualname and site.callee and _last(site.callee) == name:
-                yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was removed")
+                gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
+                yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
 
 
 def _last(callee: str) -> str:

@@ -131,6 +131,61 @@ def test_moved_file_reports_renamed_symbols_with_old_ids(shop: RepoBuilder) -> N
     }
 
 
+def test_moved_file_with_a_stale_importer_breaks_it(shop: RepoBuilder) -> None:
+    shop.commit({"pkg/util.py": None, "pkg/tools.py": UTIL})  # pkg/a.py still imports pkg.util
+    report = diff(shop.path, "main..feature")
+    assert [(b["target"], b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/util.py::helper", "pkg/a.py::a", 5, "calls 'helper', which was moved to pkg/tools.py")
+    ]
+    assert impacted(report)["pkg/a.py::a"] == 1
+
+
+def test_function_moved_to_another_file_is_one_rename(shop: RepoBuilder) -> None:
+    helper = "def helper(x):\n    return x + 1\n"
+    shop.commit({
+        "pkg/util.py": UTIL.replace(helper + "\n\n", ""),
+        "pkg/text.py": "import os\n\n\n" + helper,
+        "pkg/a.py": A.replace("pkg.util", "pkg.text"),
+    })
+    report = diff(shop.path, "main..feature")
+    assert {c["id"]: (c["change"], c.get("old_id")) for c in report["changed"]} == {
+        "pkg/text.py": ("added", None),
+        "pkg/text.py::helper": ("renamed", "pkg/util.py::helper"),
+        "pkg/a.py": ("modified", None),
+    }
+    assert report["breaking"] == []  # its one caller imports it from the new place
+    assert report["changed"][1]["signature_changed"] is False
+
+
+def test_moved_function_left_behind_by_a_caller_is_breaking(shop: RepoBuilder) -> None:
+    helper = "def helper(x):\n    return x + 1\n"
+    shop.commit({"pkg/util.py": UTIL.replace(helper + "\n\n", ""), "pkg/text.py": helper})
+    report = diff(shop.path, "main..feature")
+    assert changed(report)["pkg/text.py::helper"] == "renamed"
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/a.py::a", "calls 'helper', which was moved to pkg/text.py")
+    ]
+
+
+def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
+    same = "def reset(self):\n        self.items = []\n"
+    repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
+                 "b.py": f"class B:\n    {same}\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"a.py": "class A:\n    pass\n", "b.py": "class B:\n    pass\n",
+                 "c.py": f"class A:\n    {same}\n\nclass B:\n    {same}\n\ndef work():\n    return 2\n"})
+    report = diff(repo.path, "main..feature")
+    kinds = changed(report)
+    # A::reset and B::reset moved unchanged, each with one candidate: renamed
+    assert kinds["c.py::A::reset"] == "renamed" and kinds["c.py::B::reset"] == "renamed"
+    assert {c["id"]: c["old_id"] for c in report["changed"] if c["change"] == "renamed"} == {
+        "c.py::A::reset": "a.py::A::reset", "c.py::B::reset": "b.py::B::reset",
+    }
+    # work() changed on the way: a removal and an addition, not a silent rename
+    assert kinds["a.py::work"] == "removed" and kinds["c.py::work"] == "added"
+
+
 def test_reformatting_is_not_a_change(shop: RepoBuilder) -> None:
     reformatted = UTIL.replace("def helper(x):\n    return x + 1", "def helper(  x ):\n    # add one\n    return (x+1)")
     shop.commit({"pkg/util.py": reformatted})
