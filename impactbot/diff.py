@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from impactbot.extract import module_names
 from impactbot.model import ChangedSymbol, ChangeSet, LinkedGraph, Signature, Symbol, symbol_id
 
 
@@ -102,3 +103,11 @@ def _compare_file(
         if qualname not in new:
             out.append(ChangedSymbol(sym, "removed"))
     return out
+
+
+def changed_names(old: bytes | None, new: bytes | None) -> tuple[str, ...]:
+    """The module-level names bound differently in two versions of a file (added,
+    removed, or given another value or import); layout and comments do not count."""
+    before = module_names(old) if old is not None else {}
+    after = module_names(new) if new is not None else {}
+    return tuple(sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n)))

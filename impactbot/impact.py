@@ -26,12 +26,15 @@ from impactbot.model import (
     Impact,
     Impacted,
     LinkedGraph,
+    NameRead,
     Signature,
     Symbol,
+    symbol_id,
 )
 
-# Edge kinds along which a change travels from target to source.
-DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture"})
+# Edge kinds along which a change travels from target to source. `reads` joins a
+# reader to the module whose changed module-level name it reads (see add_reads).
+DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture", "reads"})
 
 
 class SymbolGraph:
@@ -49,6 +52,16 @@ class SymbolGraph:
             else:
                 self.graph.add_edge(e.source, e.target, kinds={e.kind: e.confidence})
         self.unresolved = dict(linked.unresolved)
+
+    def add_reads(self, reads: Iterable[NameRead]) -> None:
+        """Join each reader of a changed module-level name to that module's symbol."""
+        for read in reads:
+            module = symbol_id(read.module, "")
+            if read.reader in self.symbols and module in self.symbols and read.reader != module:
+                if self.graph.has_edge(read.reader, module):
+                    self.graph.edges[read.reader, module]["kinds"]["reads"] = "resolved"
+                else:
+                    self.graph.add_edge(read.reader, module, kinds={"reads": "resolved"})
 
     def dependents(self, node: str) -> Iterable[tuple[str, Confidence]]:
         """Who is affected when ``node`` changes, with the confidence of that link."""

@@ -307,6 +307,18 @@ class ChangedSymbol:
     signature_changed: bool = False
     old_id: str | None = None  # for "renamed": the id in base
     old_signature: Signature | None = None
+    # for a module: the module-level names its change rebinds (`TIMEOUT = 30` -> 60)
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NameRead:
+    """``reader`` (a symbol id) reads the module-level ``name`` bound in the file ``module``."""
+
+    reader: str
+    module: str
+    name: str
+    line: int
 
 
 # ------------------------------------------------------------------------- impact

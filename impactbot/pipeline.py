@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from impactbot.cache import Cache
 from impactbot.config import Settings
-from impactbot.diff import changed_symbols
+from impactbot.diff import changed_names, changed_symbols
 from impactbot.extract import language_for
 from impactbot.model import (
     ChangedSymbol,
@@ -26,6 +26,7 @@ from impactbot.model import (
     FileFacts,
     Impacted,
     LinkedGraph,
+    NameRead,
     Report,
     Revision,
     SkippedFile,
@@ -344,8 +345,10 @@ def _analyse(
     store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
     store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
     base_graph, head_graph = _graphs(changes, settings, store)
-    changed = changed_symbols(_readable_changes(changes, store), base_graph, head_graph)
+    changed = _with_module_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
+                                 changes, repo)
     head = SymbolGraph(head_graph)
+    head.add_reads(_name_reads(changed, changes.head, settings, store, repo))
     impact = walk(
         head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
         head_facts=LazyFacts(analysed_files(changes.head, settings), store),
@@ -369,6 +372,31 @@ def _analyse(
         ranking="semantic" if similarity is not None else "structural",
         notes=(embedder.failed,) if embedder is not None and embedder.failed else (),
     )
+
+
+def _with_module_names(changed: Sequence[ChangedSymbol], changes: ChangeSet,
+                       repo: BlobReader) -> tuple[ChangedSymbol, ...]:
+    """Modified modules with the module-level names their change rebinds."""
+    blobs = {f.path: (f.old_blob, f.new_blob) for f in changes.files}
+    out = []
+    for c in changed:
+        old, new = blobs.get(c.symbol.path, (None, None))
+        if c.symbol.kind == "module" and c.change == "modified" and old and new:
+            c = replace(c, names=changed_names(repo.read_blob(old), repo.read_blob(new)))
+        out.append(c)
+    return tuple(out)
+
+
+def _name_reads(changed: Sequence[ChangedSymbol], head: Revision, settings: Settings, store: FactStore,
+                repo: BlobReader) -> tuple[NameRead, ...]:
+    """Who reads the module-level names the change rebinds (nothing to do for most changes)."""
+    names = {c.symbol.path: c.names for c in changed if c.names}
+    if not names:
+        return ()
+    from impactbot.link.reads import readers
+
+    files = analysed_files(head, settings)
+    return readers(names, store.facts_of(files), lambda path: repo.read_blob(files[path]))
 
 
 def _readable_changes(changes: ChangeSet, store: FactStore) -> ChangeSet:

@@ -189,6 +189,8 @@ class _ChangedRow:
     old_id: str | None
     old_signature: str | None
     signature: str | None
+    names: tuple[str, ...] = ()  # module-level names a module's change rebinds, the first few
+    more_names: int = 0
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,9 @@ def _change_order(changed: ChangedSymbol) -> int:
     return 2 + ("renamed", "modified", "added").index(changed.change)
 
 
+MAX_NAMES = 5  # rebound module-level names shown per module; the rest are counted
+
+
 def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _ChangedRow:
     side = report.base if c.change == "removed" else report.head
     new, old = c.symbol.signature, c.old_signature
@@ -272,6 +277,8 @@ def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _Cha
         old_id=c.old_id if c.change == "renamed" else None,
         old_signature=old.text() if c.signature_changed and old is not None else None,
         signature=new.text() if c.signature_changed and new is not None else None,
+        names=c.names[:MAX_NAMES],
+        more_names=max(len(c.names) - MAX_NAMES, 0),
     )
 
 
@@ -560,7 +567,12 @@ def _text_change(row: _ChangedRow) -> str:
         return f"signature {row.old_signature} → {row.signature}"
     if row.change == "renamed":
         return f"renamed from {row.old_id}"
-    return "signature changed" if row.signature_changed else row.change
+    if row.signature_changed:
+        return "signature changed"
+    if row.names:
+        more = f" and {row.more_names} more" if row.more_names else ""
+        return f"{row.change}: {', '.join(row.names)}{more}"
+    return row.change
 
 
 def _table(title: str, *columns: str) -> Table:

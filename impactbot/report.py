@@ -2,8 +2,8 @@
 
 The shapes follow ``contract/impact-report.md`` exactly; the JSON Schemas shipped
 in ``impactbot/schema/`` describe them for other tools. Fields beyond the contract
-(``old_id``, ``signature``, ``end_line``, ``confidence``, ``ranking``, ``skipped``,
-``notes``) are extensions: consumers may ignore them, and the schemas allow them.
+(``old_id``, ``signature``, ``end_line``, ``names``, ``confidence``, ``ranking``,
+``skipped``, ``notes``) are extensions: consumers may ignore them, and the schemas allow them.
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ def _changed(changed: ChangedSymbol) -> dict[str, object]:
         "old_id": changed.old_id if changed.change == "renamed" else None,
         "signature": symbol.signature.text() if symbol.signature is not None else None,
         "end_line": symbol.end_line,
+        **({"names": list(changed.names)} if symbol.kind == "module" else {}),
     }
 
 

@@ -6,10 +6,12 @@ the cache keys them by (blob id, language, EXTRACTOR_VERSION).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from impactbot.model import FileFacts
 from impactbot.versions import EXTRACTOR_VERSION
 
-__all__ = ["EXTRACTOR_VERSION", "extract", "language_for"]
+__all__ = ["EXTRACTOR_VERSION", "extract", "language_for", "module_names", "name_reads"]
 
 
 _LANGUAGES = {".py": "python", ".pyi": "python"}
@@ -37,3 +39,17 @@ def extract(data: bytes, language: str) -> FileFacts:
     return FileFacts(
         language=language, definitions=(), calls=(), imports=(), error=f"unsupported language {language!r}"
     )
+
+
+def module_names(data: bytes) -> dict[str, str]:
+    """name -> fingerprint of the module-level statements binding it (Python). Pure."""
+    from impactbot.extract._pyreads import module_names as python_module_names
+
+    return python_module_names(data)
+
+
+def name_reads(data: bytes, names: Collection[str]) -> list[tuple[str, int]]:
+    """Where ``names`` are read: (``name`` or ``object.name``, line) (Python). Pure."""
+    from impactbot.extract._pyreads import name_reads as python_name_reads
+
+    return python_name_reads(data, names)

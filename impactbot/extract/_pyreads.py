@@ -1,0 +1,196 @@
+"""Module-level names of a Python file: what binds them, and where code reads them.
+
+Only a change to module-level code needs these (``TIMEOUT = 30`` becoming
+``60``), so they are not part of FileFacts: the few files involved are parsed
+again on demand, and a file is parsed at all only when its bytes contain one of
+the names looked for.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterator
+from hashlib import blake2b
+
+from tree_sitter import Node, Query, QueryCursor
+
+from impactbot.extract._pygrammar import grammar
+
+# Blocks a module-level binding can sit in (`try: import x`, `if PY2: X = 1`).
+_NESTING = frozenset({
+    "if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause",
+    "with_statement", "for_statement", "while_statement", "block", "match_statement", "case_clause",
+    "except_group_clause",
+})
+_PATTERNS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "parenthesized_expression",
+                       "list_splat_pattern", "tuple", "list", "expression_list"})
+_CLOSERS = frozenset({b")", b"]", b"}"})
+# Where an identifier names something instead of reading it: always, or only in
+# the one field that holds the name (`f(x=TIMEOUT)` reads TIMEOUT).
+_NAMING_PARENTS = frozenset({
+    "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern",
+    "aliased_import", "dotted_name", "global_statement", "nonlocal_statement", "import_from_statement",
+    "import_statement",
+})
+_NAMING_FIELDS = {"function_definition": "name", "class_definition": "name", "default_parameter": "name",
+                  "typed_default_parameter": "name", "keyword_argument": "name", "keyword_pattern": "name"}
+_STORE_FIELDS = {"assignment": "left", "for_statement": "left", "for_in_clause": "left",
+                 "named_expression": "name", "as_pattern": "alias"}
+
+_QUERY: list[Query] = []
+
+
+def _identifiers() -> Query:
+    if not _QUERY:
+        _QUERY.append(Query(grammar().language, "(identifier) @id"))
+    return _QUERY[0]
+
+
+# ------------------------------------------------------------------ bindings
+
+
+def module_names(data: bytes) -> dict[str, str]:
+    """name -> fingerprint of the module-level statements that bind it.
+
+    Assignments (plain, annotated, augmented, chained, unpacking) and imports,
+    also inside module-level ``if``/``try``/``with`` blocks. An assignment's
+    fingerprint is over the statement's tokens, so comments and layout do not
+    count; an import's is over what it binds the name to, so regrouping or
+    reordering imports does not count either.
+    """
+    tree = grammar().parser.parse(data)
+    texts: dict[str, list[bytes]] = defaultdict(list)
+    for statement, names in _binding_statements(tree.root_node):
+        if statement.type in ("import_statement", "import_from_statement"):
+            for name, target in _imported(statement):
+                texts[name].append(target.encode())
+            continue
+        text = _tokens(statement)
+        for name in names:
+            texts[name].append(text)
+    return {name: blake2b(b"\n".join(parts), digest_size=12).hexdigest() for name, parts in texts.items()}
+
+
+def _binding_statements(node: Node) -> Iterator[tuple[Node, list[str]]]:
+    for child in node.named_children:
+        kind = child.type
+        if kind == "expression_statement":
+            names = [n for expr in child.named_children for n in _assigned(expr)]
+            if names:
+                yield child, names
+        elif kind in ("import_statement", "import_from_statement"):
+            yield child, []
+        elif kind in _NESTING:
+            yield from _binding_statements(child)
+
+
+def _assigned(expr: Node) -> list[str]:
+    if expr.type == "assignment":
+        left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+        names = _target_names(left) if left is not None else []
+        if right is not None and right.type == "assignment":  # a = b = 1
+            names += _assigned(right)
+        return names
+    if expr.type == "augmented_assignment":
+        left = expr.child_by_field_name("left")
+        return _target_names(left) if left is not None else []
+    return []
+
+
+def _target_names(target: Node) -> list[str]:
+    if target.type == "identifier":
+        return [_text(target)]
+    if target.type in _PATTERNS:
+        return [n for child in target.named_children for n in _target_names(child)]
+    return []  # `obj.attr = ...`, `table[key] = ...` rebind no name
+
+
+def _imported(statement: Node) -> list[tuple[str, str]]:
+    """(bound name, what it is bound to) for each name an import statement binds."""
+    out = []
+    module_node = statement.child_by_field_name("module_name")
+    prefix = "".join(_text(module_node).split()) + ":" if statement.type == "import_from_statement" else ""
+    for child in statement.named_children:
+        if child == module_node:
+            continue
+        if child.type == "aliased_import":
+            name, alias = child.child_by_field_name("name"), child.child_by_field_name("alias")
+            if name is not None and alias is not None:
+                out.append((_text(alias), prefix + _text(name) + " as"))
+        elif child.type == "dotted_name":
+            text = _text(child)
+            out.append((text.rsplit(".", 1)[-1], prefix + text) if prefix else (text.split(".", 1)[0], text))
+    return out
+
+
+def _tokens(node: Node) -> bytes:
+    """The statement's tokens, comments and a trailing comma before a closing bracket left out."""
+    out: list[bytes] = []
+    for leaf in _leaves(node):
+        if leaf.type == "comment":
+            continue
+        text = leaf.text or b""
+        if text in _CLOSERS and out and out[-1] == b",":
+            out.pop()
+        out.append(text)
+    return b" ".join(out)
+
+
+def _leaves(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.child_count == 0 or current.type == "string":
+            yield current
+        else:
+            stack.extend(reversed(current.children))
+
+
+# ---------------------------------------------------------------------- reads
+
+
+def name_reads(data: bytes, names: Collection[str]) -> list[tuple[str, int]]:
+    """Where ``names`` are read: (``name`` or ``object.name``, 1-based line).
+
+    ``object.name`` is an attribute read whose object is a plain dotted name
+    (``conf.TIMEOUT``, ``pkg.conf.TIMEOUT``). Definitions, parameters, keyword
+    names, imports and assignment targets are not reads.
+    """
+    wanted = {n.encode() for n in names}
+    if not any(n in data for n in wanted):
+        return []
+    tree = grammar().parser.parse(data)
+    found = QueryCursor(_identifiers()).captures(tree.root_node).get("id", [])
+    out = []
+    for node in found:
+        if node.text not in wanted:
+            continue
+        parent = node.parent
+        if parent is None or parent.type in _NAMING_PARENTS or _is_store(node):
+            continue
+        naming = _NAMING_FIELDS.get(parent.type)
+        if naming is not None and parent.child_by_field_name(naming) == node:
+            continue
+        line = node.start_point.row + 1
+        if parent.type == "attribute" and parent.child_by_field_name("attribute") == node:
+            obj = parent.child_by_field_name("object")
+            if obj is not None and obj.type in ("identifier", "attribute") and not _is_store(parent):
+                out.append((f"{_text(obj).replace(' ', '')}.{_text(node)}", line))
+            continue
+        out.append((_text(node), line))
+    out.sort(key=lambda use: (use[1], use[0]))
+    return out
+
+
+def _is_store(node: Node) -> bool:
+    child, parent = node, node.parent
+    while parent is not None and parent.type in _PATTERNS:
+        child, parent = parent, parent.parent
+    if parent is None:
+        return False
+    field = _STORE_FIELDS.get(parent.type)
+    return field is not None and parent.child_by_field_name(field) == child
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")

@@ -1,0 +1,160 @@
+"""Readers of changed module-level names: who reads ``TIMEOUT`` when a change rebinds it.
+
+The call graph links callers to what they call; a function that only reads a
+module-level constant has no edge to the change that gave it a new value. For
+the names a change rebinds (``ChangedSymbol.names`` of a module), this finds
+the functions, methods and classes that read them:
+
+- in the module that binds them, unless a local of the same name hides them;
+- through ``from m import NAME [as alias]``, also when another module re-exports
+  the name (a package ``__init__``, ``from m import *``), followed to a fixpoint;
+- as ``m.NAME`` / ``pkg.m.NAME`` through an imported module.
+
+Files are parsed again only when their bytes contain one of the names looked
+for, so this costs nothing unless a change rebinds a module-level name.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterator, Mapping
+
+from impactbot.extract import name_reads
+from impactbot.link.modules import ModuleIndex
+from impactbot.model import Definition, FileFacts, Import, NameRead, symbol_id
+
+Origin = tuple[str, str]  # (path of the module that binds the name, the name there)
+
+
+def readers(
+    changed: Mapping[str, Collection[str]],
+    facts: Mapping[str, FileFacts],
+    source: Callable[[str], bytes],
+) -> tuple[NameRead, ...]:
+    """Every symbol that reads a changed name, once per (reader, module, name), first line kept."""
+    changed = {path: frozenset(names) for path, names in changed.items() if names}
+    if not changed:
+        return ()
+    index = ModuleIndex.build(facts)
+    bound = _bound(changed, facts, index)
+    found: dict[tuple[str, str, str], NameRead] = {}
+    for path in sorted(facts):
+        for read in _reads_in(path, facts[path], bound.get(path, {}), _module_objects(path, facts[path], index,
+                                                                                     changed), changed, source):
+            found.setdefault((read.reader, read.module, read.name), read)
+    return tuple(sorted(found.values(), key=lambda r: (r.reader, r.module, r.name)))
+
+
+def _bound(changed: Mapping[str, frozenset[str]], facts: Mapping[str, FileFacts],
+           index: ModuleIndex) -> dict[str, dict[tuple[str, str], Origin]]:
+    """path -> (scope of the import, local name) -> origin; the module's own names at scope ""."""
+    bound: dict[str, dict[tuple[str, str], Origin]] = defaultdict(dict)
+    for path, names in changed.items():
+        for name in names:
+            bound[path][("", name)] = (path, name)
+    grew = True
+    while grew:  # re-exports of re-exports
+        grew = False
+        for path in sorted(facts):
+            for imp in facts[path].imports:
+                for key, origin in _imported(path, imp, facts, index, bound):
+                    if key not in bound[path]:
+                        bound[path][key] = origin
+                        grew = True
+    return bound
+
+
+def _imported(path: str, imp: Import, facts: Mapping[str, FileFacts], index: ModuleIndex,
+              bound: Mapping[str, Mapping[tuple[str, str], Origin]]) -> Iterator[tuple[tuple[str, str], Origin]]:
+    if imp.name is None or imp.type_only:
+        return
+    module = index.absolute(path, imp.module, imp.level)
+    if module is None:
+        return
+    for source in index.paths(module, near=path):
+        exported = {name: origin for (scope, name), origin in bound.get(source, {}).items() if scope == ""}
+        if imp.name == "*":
+            public = facts[source].all_names if source in facts else None
+            for name, origin in exported.items():
+                if (name in public) if public is not None else not name.startswith("_"):
+                    yield (imp.scope, name), origin
+        elif imp.name in exported:
+            yield (imp.scope, imp.bound_name), exported[imp.name]
+
+
+def _module_objects(path: str, facts: FileFacts, index: ModuleIndex,
+                    changed: Mapping[str, frozenset[str]]) -> dict[str, str]:
+    """How this file names the changed modules in ``obj.NAME`` reads: object text -> module path."""
+    out: dict[str, str] = {}
+    for imp in facts.imports:
+        module = index.absolute(path, imp.module, imp.level)
+        if module is None or imp.type_only:
+            continue
+        if imp.name is None:
+            target, obj = module, imp.alias or module  # `import a.b.c` reads as a.b.c.NAME
+        elif imp.name != "*" and index.is_module(f"{module}.{imp.name}" if module else imp.name):
+            target, obj = (f"{module}.{imp.name}" if module else imp.name), imp.bound_name
+        else:
+            continue
+        for source in index.paths(target, near=path):
+            if source in changed:
+                out[obj] = source
+    return out
+
+
+def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origin], objects: Mapping[str, str],
+              changed: Mapping[str, frozenset[str]], source: Callable[[str], bytes]) -> Iterator[NameRead]:
+    wanted = {name for _, name in bound} | {name for module in objects.values() for name in changed[module]}
+    if not wanted:
+        return
+    definitions = [d for d in facts.definitions if d.kind != "module"]
+    for text, line in name_reads(source(path), wanted):
+        scope = _scope_at(definitions, line)
+        if scope is None:
+            continue  # module-level code is the module itself, not a reader of its own change
+        obj, _, name = text.rpartition(".")
+        if obj:
+            module = objects.get(obj)
+            if module is not None and name in changed[module]:
+                yield NameRead(symbol_id(path, scope.qualname), module, name, line)
+            continue
+        origin = _origin(bound, facts, definitions, scope, name)
+        if origin is not None:
+            yield NameRead(symbol_id(path, scope.qualname), origin[0], origin[1], line)
+
+
+def _scope_at(definitions: list[Definition], line: int) -> Definition | None:
+    """The innermost class or function whose lines hold ``line``."""
+    best: Definition | None = None
+    for d in definitions:
+        if d.start_line <= line <= d.end_line and (best is None or d.start_line >= best.start_line):
+            best = d
+    return best
+
+
+def _origin(bound: Mapping[tuple[str, str], Origin], facts: FileFacts, definitions: list[Definition],
+            scope: Definition, name: str) -> Origin | None:
+    """What ``name`` read in ``scope`` refers to, Python's way: the innermost scope that
+    binds it decides (a class body only for itself), the module last."""
+    by_name = {d.qualname: d for d in definitions}
+    d: Definition | None = scope
+    innermost = True
+    while d is not None:
+        if innermost or d.kind in ("function", "method"):
+            origin = bound.get((d.qualname, name))
+            if origin is not None:
+                return origin
+            if _binds(facts, d, name):
+                return None  # a local, a parameter or another import of that name
+        innermost = False
+        d = by_name.get(d.parent) if d.parent else None
+    return bound.get(("", name))
+
+
+def _binds(facts: FileFacts, d: Definition, name: str) -> bool:
+    if d.signature is not None and any(p.name == name for p in d.signature.params):
+        return True
+    kinds = {b.kind for b in facts.bindings if b.scope == d.qualname and b.target == name}
+    if "global" in kinds or "nonlocal" in kinds:
+        return False
+    return bool(kinds - {"return"}) or any(i.scope == d.qualname and i.bound_name == name for i in facts.imports)

@@ -1,0 +1,166 @@
+"""A change to module-level code impacts the symbols that read the names it rebinds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from helpers.gitrepo import RepoBuilder
+
+from impactbot.cli import main
+from impactbot.report import schema
+
+CONF = """\
+import os
+
+TIMEOUT = 30
+RETRIES = 3
+
+
+def timeout_ms():
+    return TIMEOUT * 1000
+
+
+def local_only():
+    TIMEOUT = 5
+    return TIMEOUT
+"""
+
+NET = """\
+from pkg.conf import TIMEOUT as T, RETRIES
+from pkg import conf
+import pkg.conf
+
+
+def fetch(url):
+    return get(url, timeout=T)
+
+
+def retry():
+    return RETRIES
+
+
+def via_module():
+    return conf.TIMEOUT
+
+
+def via_package_path():
+    return pkg.conf.TIMEOUT
+
+
+def shadowed(T):
+    return T
+
+
+def get(url, timeout):
+    return url
+
+
+class Client:
+    timeout = T
+
+    def call(self):
+        return fetch("x")
+"""
+
+FILES = {
+    "pkg/__init__.py": "from .conf import *\n",
+    "pkg/conf.py": CONF,
+    "pkg/net.py": NET,
+    "app.py": "from pkg import TIMEOUT\n\n\ndef main():\n    return TIMEOUT\n",
+    "tests/test_app.py": "from app import main\n\n\ndef test_main():\n    assert main()\n",
+    "tests/test_retry.py": "from pkg.net import retry\n\n\ndef test_retry():\n    assert retry()\n",
+}
+
+
+def diff(repo: Path, *args: str) -> dict[str, Any]:
+    out = repo.parent / "report.json"
+    assert main(["diff", "main..feature", "-C", str(repo), "--format", "json", "-o", str(out), "--no-cache",
+                 "-q", *args]) == 0
+    report = json.loads(out.read_text())
+    jsonschema.validate(report, schema("impact-report"))
+    return report
+
+
+def _branch(repo: RepoBuilder, files: dict[str, str | None]) -> None:
+    repo.commit(dict(FILES))
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit(dict(files))
+
+
+def test_readers_of_a_changed_constant_are_impacted(repo: RepoBuilder) -> None:
+    _branch(repo, {"pkg/conf.py": CONF.replace("TIMEOUT = 30", "TIMEOUT = 60")})
+    report = diff(repo.path)
+    assert [(c["id"], c["change"], c["names"]) for c in report["changed"]] == [
+        ("pkg/conf.py", "modified", ["TIMEOUT"])
+    ]
+    by_id = {i["id"]: i for i in report["impacted"]}
+    assert set(by_id) == {
+        "pkg/conf.py::timeout_ms",  # in the module itself
+        "pkg/net.py::fetch",  # from-import under an alias
+        "pkg/net.py::via_module",  # conf.TIMEOUT
+        "pkg/net.py::via_package_path",  # pkg.conf.TIMEOUT
+        "pkg/net.py::Client",  # a class body
+        "pkg/net.py::Client::call",  # calls fetch
+        "app.py::main",  # re-exported by pkg/__init__.py's star import
+        "tests/test_app.py::test_main",
+    }  # not local_only or shadowed (a local and a parameter of that name), not retry (RETRIES is unchanged)
+    assert by_id["pkg/net.py::fetch"]["paths"] == [["pkg/net.py::fetch", "pkg/conf.py"]]
+    assert by_id["pkg/net.py::fetch"]["depth"] == 1
+    assert by_id["pkg/net.py::Client::call"]["paths"] == [["pkg/net.py::Client::call", "pkg/net.py::fetch",
+                                                            "pkg/conf.py"]]
+    assert report["tests"] == ["tests/test_app.py::test_main"]
+
+
+def test_an_import_bound_elsewhere_impacts_the_code_using_it(repo: RepoBuilder) -> None:
+    files = {
+        "old.py": "def helper():\n    return 1\n",
+        "new.py": "def helper():\n    return 2\n",
+        "use.py": "from old import helper\n\n\ndef run():\n    return helper()\n\n\ndef other():\n    return 0\n",
+    }
+    repo.commit(files)
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"use.py": files["use.py"].replace("from old", "from new")})
+    report = diff(repo.path)
+    assert [(c["id"], c["names"]) for c in report["changed"]] == [("use.py", ["helper"])]
+    assert [i["id"] for i in report["impacted"]] == ["use.py::run"]
+
+
+def test_layout_and_import_order_change_nothing(repo: RepoBuilder) -> None:
+    _branch(repo, {"pkg/conf.py": "import os\n\n" + CONF.replace("import os\n", "").replace(
+        "TIMEOUT = 30\nRETRIES = 3", "# tuned\nTIMEOUT = 30  # seconds\nRETRIES = 3")})
+    report = diff(repo.path)
+    assert report["changed"] == [] and report["impacted"] == []
+
+
+def test_a_new_module_level_name_impacts_nothing_that_existed(repo: RepoBuilder) -> None:
+    _branch(repo, {"pkg/conf.py": CONF + "\nBACKOFF = 2\n"})
+    report = diff(repo.path)
+    assert [(c["id"], c["names"]) for c in report["changed"]] == [("pkg/conf.py", ["BACKOFF"])]
+    assert report["impacted"] == []
+
+
+def test_a_constant_read_everywhere_is_a_hub(repo: RepoBuilder) -> None:
+    readers = "".join(f"def r{i}():\n    return LIMIT\n\n\n" for i in range(6))
+    repo.commit({"conf.py": "LIMIT = 1\n", "use.py": "from conf import LIMIT\n\n\n" + readers,
+                 "test_use.py": "from use import r0\n\n\ndef test_r0():\n    assert r0()\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"conf.py": "LIMIT = 2\n"})
+    report = diff(repo.path, "--hub-cap", "5")
+    assert report["truncated"]["hubs"] == [{"id": "conf.py", "callers": 6}]
+    assert report["impacted"] == []
+    assert report["tests"] == ["test_use.py::test_r0"]  # tests still follow every path
+
+
+def test_text_and_markdown_name_the_rebound_names(repo: RepoBuilder) -> None:
+    _branch(repo, {"pkg/conf.py": CONF.replace("TIMEOUT = 30\nRETRIES = 3", "TIMEOUT = 60\nRETRIES = 4")})
+    for fmt, expected in (("text", "modified: RETRIES, TIMEOUT"), ("markdown", "modified: `RETRIES`, `TIMEOUT`")):
+        out = repo.path.parent / f"report.{fmt}"
+        assert main(["diff", "main..feature", "-C", str(repo.path), "--format", fmt, "-o", str(out),
+                     "--no-cache", "-q"]) == 0
+        assert expected in out.read_text()

@@ -1,0 +1,97 @@
+"""Module-level names and their reads, straight from tree-sitter (extract._pyreads)."""
+
+from __future__ import annotations
+
+from impactbot.diff import changed_names
+from impactbot.extract import module_names, name_reads
+
+MODULE = b"""\
+import os, json as j
+import a.b.c
+from conf import LIMIT as L, OTHER
+from . import sibling
+TIMEOUT = 30  # seconds
+A = B = 2
+X: int = 3
+C, (D, E) = 1, (2, 3)
+NAMES = {
+    "a": 1,
+}
+NAMES += ["b"]
+obj.attr = 5
+table["k"] = 1
+try:
+    import yaml
+except ImportError:
+    yaml = None
+if DEBUG:
+    LEVEL = 1
+
+
+def f():
+    INSIDE = 1
+    return INSIDE
+
+
+class K:
+    ATTR = 2
+"""
+
+
+def test_module_names_are_the_names_module_level_statements_bind() -> None:
+    assert sorted(module_names(MODULE)) == [
+        "A", "B", "C", "D", "E", "L", "LEVEL", "NAMES", "OTHER", "TIMEOUT", "X", "a", "j", "os", "sibling", "yaml",
+    ]
+
+
+def test_layout_comments_and_a_trailing_comma_are_not_a_change() -> None:
+    before = b"NAMES = {'a': 1, 'b': 2}  # two\nTIMEOUT = 30\n"
+    after = b"NAMES = {\n    'a': 1,\n    'b': 2,\n}\n# the timeout\nTIMEOUT = (30)\n"
+    assert changed_names(before, after) == ("TIMEOUT",)  # parentheses are tokens; the dict is the same
+
+
+def test_regrouped_or_reordered_imports_are_not_a_change() -> None:
+    before = b"import os, sys\nfrom .a import b as c, d\n"
+    after = b"import sys\nimport os\nfrom .a import (\n    d,\n    b as c,\n)\n"
+    assert changed_names(before, after) == ()
+
+
+def test_what_a_change_rebinds() -> None:
+    before = b"from .a import helper\nTIMEOUT = 30\nRETRIES = 3\nOLD = 1\n"
+    after = b"from .b import helper\nTIMEOUT = 60\nRETRIES = 3\nNEW = 1\n"
+    assert changed_names(before, after) == ("NEW", "OLD", "TIMEOUT", "helper")
+    assert changed_names(None, b"X = 1\n") == ("X",)
+
+
+SOURCE = b"""\
+def f(default=TIMEOUT, *, k: int = TIMEOUT):
+    global TIMEOUT
+    TIMEOUT = 2
+    return g(TIMEOUT=TIMEOUT) + conf.TIMEOUT + pkg.conf.TIMEOUT
+
+
+class TIMEOUT:
+    pass
+
+
+def h(TIMEOUT):
+    for TIMEOUT in []:
+        pass
+    (a, TIMEOUT) = 1, 2
+    lambda TIMEOUT: 1
+    conf.TIMEOUT = 3
+    return [TIMEOUT for _ in ()]
+"""
+
+
+def test_reads_are_loads_not_names_being_defined_or_stored() -> None:
+    assert name_reads(SOURCE, {"TIMEOUT"}) == [
+        ("TIMEOUT", 1), ("TIMEOUT", 1),  # the two defaults
+        ("TIMEOUT", 4), ("conf.TIMEOUT", 4), ("pkg.conf.TIMEOUT", 4),  # not the keyword name
+        ("TIMEOUT", 17),  # not the parameter, loop target, unpacking, lambda parameter or attribute store
+    ]
+
+
+def test_a_file_without_the_name_is_not_parsed_and_has_no_reads() -> None:
+    assert name_reads(b"def f(:\n", {"TIMEOUT"}) == []
+    assert name_reads(b"x = TIMEOUTS\n", {"TIMEOUT"}) == []
