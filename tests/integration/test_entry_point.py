@@ -55,3 +55,12 @@ def test_the_gate_exit_code_survives(tmp_path: Path) -> None:
                 cwd=repo.path)
     assert done.returncode == 1, done.stderr
     assert json.loads(done.stdout)["impacted"]
+
+
+def test_code_in_the_analysed_repository_is_never_imported(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    trap = "raise SystemExit('the analysed repository was imported')\n"
+    repo.commit({"json.py": trap, "click.py": trap, "logging/__init__.py": trap})
+    done = _run("diff", "main..feature", "--format", "json", "--no-cache", "-q", cwd=repo.path)
+    assert done.returncode == 0, done.stderr
+    assert "lib.py::total" in {c["id"] for c in json.loads(done.stdout)["changed"]}
