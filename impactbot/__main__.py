@@ -11,6 +11,6 @@ import sys
 if sys.path and sys.path[0] in ("", os.getcwd()):
     del sys.path[0]
 
-from impactbot.cli import run  # noqa: E402
+from impactbot.cli import run
 
 run()

@@ -34,6 +34,7 @@ _NAMING_PARENTS = frozenset({
 })
 _NAMING_FIELDS = {"function_definition": "name", "class_definition": "name", "default_parameter": "name",
                   "typed_default_parameter": "name", "keyword_argument": "name", "keyword_pattern": "name"}
+_STATEMENT_LIKE = frozenset({"block", "module", "expression_statement", "return_statement", "call", "lambda"})
 _STORE_FIELDS = {"assignment": "left", "for_statement": "left", "for_in_clause": "left",
                  "named_expression": "name", "as_pattern": "alias"}
 
@@ -166,7 +167,7 @@ def name_reads(data: bytes, names: Collection[str]) -> list[tuple[str, int]]:
         if node.text not in wanted:
             continue
         parent = node.parent
-        if parent is None or parent.type in _NAMING_PARENTS or _is_store(node):
+        if parent is None or parent.type in _NAMING_PARENTS or _is_store(node) or _in_annotation(node):
             continue
         naming = _NAMING_FIELDS.get(parent.type)
         if naming is not None and parent.child_by_field_name(naming) == node:
@@ -180,6 +181,16 @@ def name_reads(data: bytes, names: Collection[str]) -> list[tuple[str, int]]:
         out.append((_text(node), line))
     out.sort(key=lambda use: (use[1], use[0]))
     return out
+
+
+def _in_annotation(node: Node) -> bool:
+    """Inside a parameter, return or variable annotation: typing, not behaviour."""
+    parent = node.parent
+    while parent is not None and parent.type not in _STATEMENT_LIKE:
+        if parent.type == "type":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _is_store(node: Node) -> bool:

@@ -95,3 +95,12 @@ def test_reads_are_loads_not_names_being_defined_or_stored() -> None:
 def test_a_file_without_the_name_is_not_parsed_and_has_no_reads() -> None:
     assert name_reads(b"def f(:\n", {"TIMEOUT"}) == []
     assert name_reads(b"x = TIMEOUTS\n", {"TIMEOUT"}) == []
+
+
+def test_annotations_are_typing_not_reads() -> None:
+    source = b"""\
+def f(x: Path, y: list[Path] = None) -> Path:
+    z: Path = Path(x)
+    return z
+"""
+    assert name_reads(source, {"Path"}) == [("Path", 2)]  # only the call
