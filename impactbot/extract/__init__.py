@@ -11,7 +11,7 @@ from collections.abc import Collection
 from impactbot.model import FileFacts
 from impactbot.versions import EXTRACTOR_VERSION
 
-__all__ = ["EXTRACTOR_VERSION", "extract", "language_for", "module_names", "name_reads"]
+__all__ = ["EXTRACTOR_VERSION", "extract", "language_for", "module_assignments", "module_names", "name_reads"]
 
 
 _LANGUAGES = {".py": "python", ".pyi": "python"}
@@ -53,3 +53,10 @@ def name_reads(data: bytes, names: Collection[str]) -> list[tuple[str, int]]:
     from impactbot.extract._pyreads import name_reads as python_name_reads
 
     return python_name_reads(data, names)
+
+
+def module_assignments(data: bytes) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(first line, last line, names bound) of each module-level assignment (Python). Pure."""
+    from impactbot.extract._pyreads import module_assignments as python_module_assignments
+
+    return python_module_assignments(data)

@@ -69,7 +69,19 @@ def module_names(data: bytes) -> dict[str, str]:
         text = _tokens(statement)
         for name in names:
             texts[name].append(text)
-    return {name: blake2b(b"\n".join(parts), digest_size=12).hexdigest() for name, parts in texts.items()}
+    # the same binding twice (a duplicated `import sys`) binds nothing new
+    return {name: blake2b(b"\n".join(dict.fromkeys(parts)), digest_size=12).hexdigest()
+            for name, parts in texts.items()}
+
+
+def module_assignments(data: bytes) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(first line, last line, names) of each module-level assignment, in source order."""
+    tree = grammar().parser.parse(data)
+    return [
+        (statement.start_point.row + 1, statement.end_point.row + 1, tuple(names))
+        for statement, names in _binding_statements(tree.root_node)
+        if names
+    ]
 
 
 def _binding_statements(node: Node) -> Iterator[tuple[Node, list[str]]]:

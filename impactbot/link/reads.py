@@ -10,8 +10,10 @@ the functions, methods and classes that read them:
   the name (a package ``__init__``, ``from m import *``), followed to a fixpoint;
 - as ``m.NAME`` / ``pkg.m.NAME`` through an imported module.
 
-Files are parsed again only when their bytes contain one of the names looked
-for, so this costs nothing unless a change rebinds a module-level name.
+Module-level code that reads a changed name rebinds what it assigns, and the
+readers of those names are found in turn. Files are parsed again only when
+their bytes contain one of the names looked for, so this costs nothing unless a
+change rebinds a module-level name.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping
 
-from impactbot.extract import name_reads
+from impactbot.extract import module_assignments, name_reads
 from impactbot.link.modules import ModuleIndex
 from impactbot.model import Definition, FileFacts, Import, NameRead, symbol_id
 
@@ -31,18 +33,64 @@ def readers(
     facts: Mapping[str, FileFacts],
     source: Callable[[str], bytes],
 ) -> tuple[NameRead, ...]:
-    """Every symbol that reads a changed name, once per (reader, module, name), first line kept."""
-    changed = {path: frozenset(names) for path, names in changed.items() if names}
-    if not changed:
+    """Every symbol that reads a changed name, once per (reader, module, name), first line kept.
+
+    Module-level code that reads a changed name rebinds what it assigns
+    (``DEFAULTS = {"timeout": TIMEOUT}``): those names count as changed too, in
+    rounds until nothing new is rebound, and that module reads the first one.
+    """
+    names = {path: set(found) for path, found in changed.items() if found}
+    if not names:
         return ()
     index = ModuleIndex.build(facts)
-    bound = _bound(changed, facts, index)
-    found: dict[tuple[str, str, str], NameRead] = {}
-    for path in sorted(facts):
-        for read in _reads_in(path, facts[path], bound.get(path, {}), _module_objects(path, facts[path], index,
-                                                                                     changed), changed, source):
-            found.setdefault((read.reader, read.module, read.name), read)
-    return tuple(sorted(found.values(), key=lambda r: (r.reader, r.module, r.name)))
+    scan = _Scan(source)
+    while True:
+        frozen = {path: frozenset(found) for path, found in names.items()}
+        bound = _bound(frozen, facts, index)
+        found: dict[tuple[str, str, str], NameRead] = {}
+        rebound: dict[str, set[str]] = defaultdict(set)
+        for path in sorted(facts):
+            objects = _module_objects(path, facts[path], index, frozen)
+            for read, module_level in _reads_in(path, facts[path], bound.get(path, {}), objects, frozen, scan):
+                if module_level:
+                    rebound[path].update(scan.assigned_at(path, read.line))
+                if read.reader != read.module:
+                    found.setdefault((read.reader, read.module, read.name), read)
+        new = {(path, name) for path, more in rebound.items() for name in more if name not in names.get(path, ())}
+        if not new:
+            return tuple(sorted(found.values(), key=lambda r: (r.reader, r.module, r.name)))
+        for path, name in new:
+            names.setdefault(path, set()).add(name)
+
+
+class _Scan:
+    """Blob bytes, reads and module-level assignments of files, each found once per run."""
+
+    def __init__(self, source: Callable[[str], bytes]) -> None:
+        self._source = source
+        self._bytes: dict[str, bytes] = {}
+        self._reads: dict[tuple[str, frozenset[str]], list[tuple[str, int]]] = {}
+        self._assignments: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
+
+    def data(self, path: str) -> bytes:
+        if path not in self._bytes:
+            self._bytes[path] = self._source(path)
+        return self._bytes[path]
+
+    def reads(self, path: str, wanted: frozenset[str]) -> list[tuple[str, int]]:
+        key = (path, wanted)
+        if key not in self._reads:
+            self._reads[key] = name_reads(self.data(path), wanted)
+        return self._reads[key]
+
+    def assigned_at(self, path: str, line: int) -> tuple[str, ...]:
+        """Names bound by the module-level assignment that spans ``line``."""
+        if path not in self._assignments:
+            self._assignments[path] = module_assignments(self.data(path))
+        for first, last, bound in self._assignments[path]:
+            if first <= line <= last:
+                return bound
+        return ()
 
 
 def _bound(changed: Mapping[str, frozenset[str]], facts: Mapping[str, FileFacts],
@@ -103,24 +151,24 @@ def _module_objects(path: str, facts: FileFacts, index: ModuleIndex,
 
 
 def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origin], objects: Mapping[str, str],
-              changed: Mapping[str, frozenset[str]], source: Callable[[str], bytes]) -> Iterator[NameRead]:
-    wanted = {name for _, name in bound} | {name for module in objects.values() for name in changed[module]}
+              changed: Mapping[str, frozenset[str]], scan: _Scan) -> Iterator[tuple[NameRead, bool]]:
+    """The reads of changed names in one file, each with whether it is module-level code."""
+    wanted = frozenset({name for _, name in bound} | {name for module in objects.values() for name in changed[module]})
     if not wanted:
         return
     definitions = [d for d in facts.definitions if d.kind != "module"]
-    for text, line in name_reads(source(path), wanted):
+    for text, line in scan.reads(path, wanted):
         scope = _scope_at(definitions, line)
-        if scope is None:
-            continue  # module-level code is the module itself, not a reader of its own change
+        reader = symbol_id(path, scope.qualname) if scope is not None else path
         obj, _, name = text.rpartition(".")
         if obj:
             module = objects.get(obj)
             if module is not None and name in changed[module]:
-                yield NameRead(symbol_id(path, scope.qualname), module, name, line)
+                yield NameRead(reader, module, name, line), scope is None
             continue
-        origin = _origin(bound, facts, definitions, scope, name)
+        origin = _origin(bound, facts, definitions, scope, name) if scope is not None else bound.get(("", name))
         if origin is not None:
-            yield NameRead(symbol_id(path, scope.qualname), origin[0], origin[1], line)
+            yield NameRead(reader, origin[0], origin[1], line), scope is None
 
 
 def _scope_at(definitions: list[Definition], line: int) -> Definition | None:

@@ -164,3 +164,23 @@ def test_text_and_markdown_name_the_rebound_names(repo: RepoBuilder) -> None:
         assert main(["diff", "main..feature", "-C", str(repo.path), "--format", fmt, "-o", str(out),
                      "--no-cache", "-q"]) == 0
         assert expected in out.read_text()
+
+
+def test_module_level_code_passes_a_change_on(repo: RepoBuilder) -> None:
+    conf = "TIMEOUT = 30\nDEFAULTS = {\n    'timeout': TIMEOUT,\n}\nUNRELATED = 1\n"
+    repo.commit({
+        "conf.py": conf,
+        "settings.py": "from conf import DEFAULTS, UNRELATED\n\nOPTIONS = dict(DEFAULTS)\nOTHER = UNRELATED\n",
+        "app.py": ("from settings import OPTIONS, OTHER\nimport conf\n\n\ndef run():\n    return OPTIONS\n\n\n"
+                   "def direct():\n    return conf.DEFAULTS\n\n\ndef other():\n    return OTHER\n"),
+    })
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"conf.py": conf.replace("30", "60")})
+    report = diff(repo.path)
+    assert [(c["id"], c["names"]) for c in report["changed"]] == [("conf.py", ["TIMEOUT"])]
+    by_id = {i["id"]: i for i in report["impacted"]}
+    assert set(by_id) == {"settings.py", "app.py::run", "app.py::direct"}  # not other(): OTHER keeps its value
+    assert by_id["settings.py"]["paths"] == [["settings.py", "conf.py"]]
+    assert by_id["app.py::run"]["paths"] == [["app.py::run", "settings.py", "conf.py"]]
+    assert by_id["app.py::direct"]["paths"] == [["app.py::direct", "conf.py"]]

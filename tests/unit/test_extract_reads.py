@@ -56,6 +56,10 @@ def test_regrouped_or_reordered_imports_are_not_a_change() -> None:
     assert changed_names(before, after) == ()
 
 
+def test_a_duplicate_import_removed_is_not_a_change() -> None:
+    assert changed_names(b"import sys\nimport os\nimport sys\n", b"import os\nimport sys\n") == ()
+
+
 def test_what_a_change_rebinds() -> None:
     before = b"from .a import helper\nTIMEOUT = 30\nRETRIES = 3\nOLD = 1\n"
     after = b"from .b import helper\nTIMEOUT = 60\nRETRIES = 3\nNEW = 1\n"
