@@ -387,7 +387,6 @@ class Cache:
         self._max_graphs = max_graphs
         self._lock = threading.Lock()
         self._pid = os.getpid()
-        self._writers: list[int] = []  # forked processes still writing (see put_graph_soon)
 
     @classmethod
     def open(
@@ -448,29 +447,6 @@ class Cache:
         for _, data in _encode_all([(key, graph)]):
             self.put_encoded_graph(key, data)
 
-    def put_graph_soon(self, key: str, graph: LinkedGraph) -> None:
-        """:meth:`put_graph`, done by a forked process while this one goes on.
-
-        Encoding a Django-sized graph takes about 0.2 s, and the analysis has
-        other work left by then; :meth:`close` waits for the writer. Without
-        fork, or with other threads running (a forked child inherits their
-        locks, not the threads), the graph is written here and now.
-        """
-        if self.path is None or self._db is None or not hasattr(os, "fork") or threading.active_count() > 1:
-            self.put_graph(key, graph)
-            return
-        directory, timeout, max_graphs = self.path.parent, self._timeout, self._max_graphs
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child's coverage is not collected
-            code = 1
-            try:
-                with Cache.open(directory, create=False, timeout=timeout, max_graphs=max_graphs) as own:
-                    own.put_graph(key, graph)
-                code = 0
-            finally:
-                os._exit(code)
-        self._writers.append(pid)
-
     def put_encoded_graph(self, key: str, data: bytes) -> None:
         """Store a graph already passed through :func:`encode` (by the linking process)."""
         rows = [(key, time.time(), data)]
@@ -517,12 +493,7 @@ class Cache:
         self._run("clear", _delete_entries, None)
 
     def close(self) -> None:
-        """Wait for the writers started here, then close the database; later calls
-        behave as a disabled cache."""
-        writers, self._writers = self._writers, []
-        for pid in writers:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
+        """Close the database; later calls behave as a disabled cache."""
         with self._lock:
             db, self._db = self._db, None
             if db is not None and os.getpid() == self._pid:

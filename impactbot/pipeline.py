@@ -184,7 +184,7 @@ def revision_graph(
 
         graph, trace = _derived(facts, near, settings, store) or link_traced(facts)
     if key is not None and not store.out_of_time:
-        store.cache.put_graph_soon(key, graph)
+        store.cache.put_graph(key, graph)
         if trace is not None:
             store.cache.put_graph(trace_key(key), trace_to_graph(trace))
     if key is not None:
@@ -217,7 +217,7 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
             else:
                 store.cache.put_encoded_graph(base_key, base_encoded)
         if head_key is not None:
-            store.cache.put_graph_soon(head_key, head)
+            store.cache.put_graph(head_key, head)
     return base, head
 
 

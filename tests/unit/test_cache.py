@@ -14,7 +14,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -709,38 +708,6 @@ def test_a_forked_child_leaves_the_inherited_connection_alone(directory: Path) -
     with Cache.open(directory) as cache:
         assert cache.get_graph("from-the-fork") is None
         assert cache.get_graph("before") == make_graph(2)
-
-
-SOON = """
-import threading
-with Cache.open(directory) as cache:
-    single = threading.active_count() == 1
-    cache.put_graph_soon("later", make_graph(3))
-    forked = len(cache._writers)
-    # close() waits for the writer: nothing is lost when the run ends right after
-print(json.dumps({"single": single, "forked": forked, "warnings": warnings}))
-"""
-
-
-def test_a_graph_written_soon_is_written_by_a_fork_and_waited_for(directory: Path) -> None:
-    result = finish(start_child(SOON, directory))
-    assert result == {"single": True, "forked": 1, "warnings": []}
-    with Cache.open(directory) as cache:
-        assert cache.get_graph("later") == make_graph(3)
-
-
-def test_a_graph_written_soon_with_threads_running_is_written_at_once(directory: Path) -> None:
-    stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
-    thread.start()
-    try:
-        with Cache.open(directory) as cache:
-            cache.put_graph_soon("now", make_graph(2))
-            assert cache._writers == []
-            assert cache.get_graph("now") == make_graph(2)
-    finally:
-        stop.set()
-        thread.join()
 
 
 # ----------------------------------------------------------------------- speed
