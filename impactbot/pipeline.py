@@ -24,6 +24,7 @@ from impactbot.model import (
     ChangedSymbol,
     ChangeSet,
     FileFacts,
+    Impact,
     Impacted,
     LinkedGraph,
     NameRead,
@@ -89,6 +90,11 @@ class FactStore:
 
     def has(self, oid: str) -> bool:
         return oid in self._memo
+
+    def forget(self) -> None:
+        """Let go of the facts and graphs read so far (the counts stay)."""
+        self._memo.clear()
+        self.graphs.clear()
 
     def _load_cached(self, oids: set[str]) -> None:
         keys = [(oid, "python", EXTRACTOR_VERSION) for oid in sorted(oids)]
@@ -334,25 +340,14 @@ def _analyse(
     progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     """The whole flow from blobs to the report."""
-    # imported here: a report served from the cache needs neither (networkx alone is 0.2 s)
-    from impactbot.impact import SymbolGraph, walk
-
     started = time.monotonic()
     deadline = started + settings.time_budget if settings.time_budget else None
     store = FactStore(repo, cache, deadline=deadline, progress=progress)
     everything, changes = changes, _analysed_changes(changes, settings)
-    # the changed files first: if the time budget runs out, what matters most was read
-    store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
-    store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
-    base_graph, head_graph = _graphs(changes, settings, store)
-    changed = _with_module_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
-                                 changes, repo)
-    head = SymbolGraph(head_graph)
-    head.add_reads(_name_reads(changed, changes.head, settings, store, repo))
-    impact = walk(
-        head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
-        head_facts=LazyFacts(analysed_files(changes.head, settings), store),
-    )
+    changed, impact = _impact(changes, settings, store, repo)
+    # Only symbols are needed from here on: the facts and graphs go before the
+    # embedding model (about 700 MiB) is loaded, so the two never add up.
+    store.forget()
     similarity = _similarity(changed, impact.impacted, embedder, repo, changes.head) if embedder else None
     ranked = rank(impact.impacted, similarity=similarity)
     shown = ranked[: settings.max_impacted]
@@ -372,6 +367,27 @@ def _analyse(
         ranking="semantic" if similarity is not None else "structural",
         notes=(embedder.failed,) if embedder is not None and embedder.failed else (),
     )
+
+
+def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
+            repo: BlobReader) -> tuple[tuple[ChangedSymbol, ...], Impact]:
+    """Facts, graphs, the changed symbols and the walk from them."""
+    # imported here: a report served from the cache needs neither (networkx alone is 0.2 s)
+    from impactbot.impact import SymbolGraph, walk
+
+    # the changed files first: if the time budget runs out, what matters most was read
+    store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
+    store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
+    base_graph, head_graph = _graphs(changes, settings, store)
+    changed = _with_module_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
+                                 changes, repo)
+    head = SymbolGraph(head_graph)
+    head.add_reads(_name_reads(changed, changes.head, settings, store, repo))
+    impact = walk(
+        head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
+        head_facts=LazyFacts(analysed_files(changes.head, settings), store),
+    )
+    return changed, impact
 
 
 def _with_module_names(changed: Sequence[ChangedSymbol], changes: ChangeSet,
