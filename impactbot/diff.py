@@ -51,11 +51,9 @@ def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     removed: dict[tuple[str, str, str], list[Symbol]] = defaultdict(list)
     added: dict[tuple[str, str, str], list[Symbol]] = defaultdict(list)
     for c in changed:
-        key = (c.symbol.qualname, c.symbol.kind, c.symbol.fingerprint)
-        if c.change == "removed":
-            removed[key].append(c.symbol)
-        elif c.change == "added":
-            added[key].append(c.symbol)
+        if c.change in ("removed", "added"):
+            side = removed if c.change == "removed" else added
+            side[(c.symbol.qualname, c.symbol.kind, c.symbol.fingerprint)].append(c.symbol)
     moved_from: dict[str, Symbol] = {}
     for key, gone in removed.items():
         new = added.get(key, [])

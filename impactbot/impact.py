@@ -271,18 +271,31 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
     if removed.id not in base.graph:
         return
     name = removed.qualname.rsplit("::", 1)[-1]
-    for caller, _conf in base.dependents(removed.id):
+    for caller, conf in base.dependents(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
             continue
-        if any(head.symbols.get(t, removed).qualname.rsplit("::", 1)[-1] == name
-               for t in head.graph.succ[caller]):
+        if _still_reaches(head, caller, removed, conf):
             continue  # still reaches a symbol of that name: moved, not gone
         facts = head_facts.get(sym.path)
         for site in facts.calls if facts else ():
             if site.scope == sym.qualname and site.callee and _last(site.callee) == name:
                 gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
                 yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
+
+
+def _still_reaches(head: SymbolGraph, caller: str, removed: Symbol, confidence: Confidence) -> bool:
+    """``caller`` reaches a symbol named like ``removed`` in head, as surely as it reached
+    ``removed`` in base: a guess by name alone (``util.helper()`` matched to the one
+    ``helper`` left in the repository) does not stand in for a call that resolved."""
+    name = removed.qualname.rsplit("::", 1)[-1]
+    for target, data in head.graph.succ[caller].items():
+        if head.symbols.get(target, removed).qualname.rsplit("::", 1)[-1] != name:
+            continue
+        surest = min(CONFIDENCE_ORDER[c] for c in data["kinds"].values())
+        if surest <= CONFIDENCE_ORDER[confidence]:
+            return True
+    return False
 
 
 def _last(callee: str) -> str:

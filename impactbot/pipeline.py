@@ -392,12 +392,17 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
 
 def _with_module_names(changed: Sequence[ChangedSymbol], changes: ChangeSet,
                        repo: BlobReader) -> tuple[ChangedSymbol, ...]:
-    """Modified modules with the module-level names their change rebinds."""
+    """Modified modules with the module-level names their change rebinds.
+
+    A module moved by git (``renamed``) is compared with its old blob as well: it
+    can rebind names on the way, and its importers need not change with it
+    (``from .conf import *`` in a package ``__init__`` becoming ``from .settings
+    import *``)."""
     blobs = {f.path: (f.old_blob, f.new_blob) for f in changes.files}
     out = []
     for c in changed:
         old, new = blobs.get(c.symbol.path, (None, None))
-        if c.symbol.kind == "module" and c.change == "modified" and old and new:
+        if c.symbol.kind == "module" and c.change in ("modified", "renamed") and old and new:
             c = replace(c, names=changed_names(repo.read_blob(old), repo.read_blob(new)))
         out.append(c)
     return tuple(out)

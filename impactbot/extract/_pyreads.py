@@ -24,6 +24,7 @@ _NESTING = frozenset({
 })
 _PATTERNS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "parenthesized_expression",
                        "list_splat_pattern", "tuple", "list", "expression_list"})
+_IMPORTS = frozenset({"import_statement", "import_from_statement"})
 _CLOSERS = frozenset({b")", b"]", b"}"})
 # Where an identifier names something instead of reading it: always, or only in
 # the one field that holds the name (`f(x=TIMEOUT)` reads TIMEOUT).
@@ -37,6 +38,9 @@ _NAMING_FIELDS = {"function_definition": "name", "class_definition": "name", "de
 _STATEMENT_LIKE = frozenset({"block", "module", "expression_statement", "return_statement", "call", "lambda"})
 _STORE_FIELDS = {"assignment": "left", "for_statement": "left", "for_in_clause": "left",
                  "named_expression": "name", "as_pattern": "alias"}
+
+# a binding statement, the names it binds, the headers of the blocks around it
+_Binding = tuple[Node, list[str], tuple[bytes, ...]]
 
 _QUERY: list[Query] = []
 
@@ -53,20 +57,22 @@ def _identifiers() -> Query:
 def module_names(data: bytes) -> dict[str, str]:
     """name -> fingerprint of the module-level statements that bind it.
 
-    Assignments (plain, annotated, augmented, chained, unpacking) and imports,
+    Assignments (plain, annotated, augmented, chained, unpacking), ``del`` and imports,
     also inside module-level ``if``/``try``/``with`` blocks. An assignment's
     fingerprint is over the statement's tokens, so comments and layout do not
     count; an import's is over what it binds the name to, so regrouping or
-    reordering imports does not count either.
+    reordering imports does not count either. Both include the headers of the
+    blocks the statement sits in (``if sys.platform == "win32":``): a changed
+    condition binds the names below it differently.
     """
     tree = grammar().parser.parse(data)
     texts: dict[str, list[bytes]] = defaultdict(list)
-    for statement, names in _binding_statements(tree.root_node):
-        if statement.type in ("import_statement", "import_from_statement"):
+    for statement, names, context in _binding_statements(tree.root_node):
+        if statement.type in _IMPORTS:
             for name, target in _imported(statement):
-                texts[name].append(target.encode())
+                texts[name].append(b" ".join((*context, target.encode())))
             continue
-        text = _tokens(statement)
+        text = b" ".join((*context, _tokens(statement)))
         for name in names:
             texts[name].append(text)
     # the same binding twice (a duplicated `import sys`) binds nothing new
@@ -75,26 +81,67 @@ def module_names(data: bytes) -> dict[str, str]:
 
 
 def module_assignments(data: bytes) -> list[tuple[int, int, tuple[str, ...]]]:
-    """(first line, last line, names) of each module-level assignment, in source order."""
-    tree = grammar().parser.parse(data)
-    return [
+    """(first line, last line, names) of each module-level assignment or ``del``, and of
+    each block header with bindings below it (``if DEBUG:`` decides which ``LEVEL = ...``
+    runs), in source order."""
+    root = grammar().parser.parse(data).root_node
+    out = [
         (statement.start_point.row + 1, statement.end_point.row + 1, tuple(names))
-        for statement, names in _binding_statements(tree.root_node)
+        for statement, names, _ in _binding_statements(root)
         if names
     ]
+    out.extend(_guards(root))
+    return sorted(out)
 
 
-def _binding_statements(node: Node) -> Iterator[tuple[Node, list[str]]]:
+def _binding_statements(node: Node, context: tuple[bytes, ...] = ()) -> Iterator[_Binding]:
+    """Module-level statements that bind names (imports with an empty list), each with
+    the headers of the blocks it sits in."""
     for child in node.named_children:
         kind = child.type
         if kind == "expression_statement":
             names = [n for expr in child.named_children for n in _assigned(expr)]
             if names:
-                yield child, names
-        elif kind in ("import_statement", "import_from_statement"):
-            yield child, []
+                yield child, names, context
+        elif kind == "delete_statement":  # `del os` at the end of a module unbinds it
+            names = [n for target in child.named_children for n in _target_names(target)]
+            if names:
+                yield child, names, context
+        elif kind in _IMPORTS:
+            yield child, [], context
         elif kind in _NESTING:
-            yield from _binding_statements(child)
+            header = _header(child)
+            yield from _binding_statements(child, (*context, header) if header else context)
+
+
+def _guards(node: Node) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+    """(first line, last line, names bound below) of each block header in ``node``."""
+    for child in node.named_children:
+        if child.type not in _NESTING:
+            continue
+        if child.type != "block":
+            bound = [n for statement, names, _ in _binding_statements(child)
+                     for n in (names or [name for name, _ in _imported(statement)])]
+            if bound:
+                yield child.start_point.row + 1, _header_end(child), tuple(dict.fromkeys(bound))
+        yield from _guards(child)
+
+
+def _header(node: Node) -> bytes:
+    """A block statement's own tokens (``if DEBUG :``), without its body and clauses."""
+    if node.type == "block":
+        return b""
+    return b" ".join(_tokens(c) for c in node.children if c.type not in _NESTING and c.type != "comment")
+
+
+def _header_end(node: Node) -> int:
+    """The last line of a block statement's header: the one before its body starts."""
+    last = node.start_point.row
+    for child in node.children:
+        if child.type in _NESTING:
+            break
+        last = child.end_point.row
+    return last + 1
 
 
 def _assigned(expr: Node) -> list[str]:
@@ -122,7 +169,9 @@ def _imported(statement: Node) -> list[tuple[str, str]]:
     """(bound name, what it is bound to) for each name an import statement binds."""
     out = []
     module_node = statement.child_by_field_name("module_name")
-    prefix = "".join(_text(module_node).split()) + ":" if statement.type == "import_from_statement" else ""
+    prefix = ""
+    if module_node is not None and statement.type == "import_from_statement":
+        prefix = "".join(_text(module_node).split()) + ":"
     for child in statement.named_children:
         if child == module_node:
             continue

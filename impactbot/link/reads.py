@@ -70,7 +70,8 @@ class _Scan:
         self._source = source
         self._bytes: dict[str, bytes] = {}
         self._reads: dict[tuple[str, frozenset[str]], list[tuple[str, int]]] = {}
-        self._assignments: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
+        self._assignments: dict[str, dict[int, tuple[str, ...]]] = {}
+        self._scopes: dict[str, _Scopes] = {}
 
     def data(self, path: str) -> bytes:
         if path not in self._bytes:
@@ -84,13 +85,20 @@ class _Scan:
         return self._reads[key]
 
     def assigned_at(self, path: str, line: int) -> tuple[str, ...]:
-        """Names bound by the module-level assignment that spans ``line``."""
+        """Names bound by the module-level assignments and block headers that span
+        ``line`` (``if DEBUG: LEVEL = 10`` is both on one line)."""
         if path not in self._assignments:
-            self._assignments[path] = module_assignments(self.data(path))
-        for first, last, bound in self._assignments[path]:
-            if first <= line <= last:
-                return bound
-        return ()
+            by_line: dict[int, tuple[str, ...]] = defaultdict(tuple)
+            for first, last, bound in module_assignments(self.data(path)):
+                for at in range(first, last + 1):
+                    by_line[at] = tuple(dict.fromkeys((*by_line[at], *bound)))
+            self._assignments[path] = by_line
+        return self._assignments[path].get(line, ())
+
+    def scopes(self, path: str, facts: FileFacts) -> _Scopes:
+        if path not in self._scopes:
+            self._scopes[path] = _Scopes(facts)
+        return self._scopes[path]
 
 
 def _bound(changed: Mapping[str, frozenset[str]], facts: Mapping[str, FileFacts],
@@ -147,6 +155,10 @@ def _module_objects(path: str, facts: FileFacts, index: ModuleIndex,
         for source in index.paths(target, near=path):
             if source in changed:
                 out[obj] = source
+        for source in changed:  # `import pkg` reads pkg.conf.NAME once pkg.conf is imported anywhere
+            name = index.name_of.get(source, "")
+            if name.startswith(target + "."):
+                out.setdefault(obj + name[len(target):], source)
     return out
 
 
@@ -156,9 +168,12 @@ def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origi
     wanted = frozenset({name for _, name in bound} | {name for module in objects.values() for name in changed[module]})
     if not wanted:
         return
-    definitions = [d for d in facts.definitions if d.kind != "module"]
-    for text, line in scan.reads(path, wanted):
-        scope = _scope_at(definitions, line)
+    reads = scan.reads(path, wanted)
+    if not reads:
+        return
+    scopes = scan.scopes(path, facts)
+    for text, line in reads:
+        scope = scopes.at(line)
         reader = symbol_id(path, scope.qualname) if scope is not None else path
         obj, _, name = text.rpartition(".")
         if obj:
@@ -166,43 +181,51 @@ def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origi
             if module is not None and name in changed[module]:
                 yield NameRead(reader, module, name, line), scope is None
             continue
-        origin = _origin(bound, facts, definitions, scope, name) if scope is not None else bound.get(("", name))
+        origin = scopes.origin(bound, scope, name) if scope is not None else bound.get(("", name))
         if origin is not None:
             yield NameRead(reader, origin[0], origin[1], line), scope is None
 
 
-def _scope_at(definitions: list[Definition], line: int) -> Definition | None:
-    """The innermost class or function whose lines hold ``line``."""
-    best: Definition | None = None
-    for d in definitions:
-        if d.start_line <= line <= d.end_line and (best is None or d.start_line >= best.start_line):
-            best = d
-    return best
+class _Scopes:
+    """The classes and functions of one file, the line each one holds and the names each
+    one binds, indexed once: a file with thousands of reads is not searched for each."""
 
+    def __init__(self, facts: FileFacts) -> None:
+        definitions = sorted((d for d in facts.definitions if d.kind != "module"), key=lambda d: d.start_line)
+        self._by_name = {d.qualname: d for d in definitions}
+        self._innermost: dict[int, Definition] = {}
+        for d in definitions:  # an inner one starts later and overwrites its own lines
+            for line in range(d.start_line, d.end_line + 1):
+                self._innermost[line] = d
+        self._kinds: dict[tuple[str, str], set[str]] = defaultdict(set)  # (scope, name) -> how it is bound
+        for b in facts.bindings:
+            self._kinds[(b.scope, b.target)].add(b.kind)
+        for i in facts.imports:
+            self._kinds[(i.scope, i.bound_name)].add("import")
+        for d in definitions:
+            for p in d.signature.params if d.signature is not None else ():
+                self._kinds[(d.qualname, p.name)].add("parameter")
 
-def _origin(bound: Mapping[tuple[str, str], Origin], facts: FileFacts, definitions: list[Definition],
-            scope: Definition, name: str) -> Origin | None:
-    """What ``name`` read in ``scope`` refers to, Python's way: the innermost scope that
-    binds it decides (a class body only for itself), the module last."""
-    by_name = {d.qualname: d for d in definitions}
-    d: Definition | None = scope
-    innermost = True
-    while d is not None:
-        if innermost or d.kind in ("function", "method"):
-            origin = bound.get((d.qualname, name))
-            if origin is not None:
-                return origin
-            if _binds(facts, d, name):
-                return None  # a local, a parameter or another import of that name
-        innermost = False
-        d = by_name.get(d.parent) if d.parent else None
-    return bound.get(("", name))
+    def at(self, line: int) -> Definition | None:
+        """The innermost class or function whose lines hold ``line``."""
+        return self._innermost.get(line)
 
-
-def _binds(facts: FileFacts, d: Definition, name: str) -> bool:
-    if d.signature is not None and any(p.name == name for p in d.signature.params):
-        return True
-    kinds = {b.kind for b in facts.bindings if b.scope == d.qualname and b.target == name}
-    if "global" in kinds or "nonlocal" in kinds:
-        return False
-    return bool(kinds - {"return"}) or any(i.scope == d.qualname and i.bound_name == name for i in facts.imports)
+    def origin(self, bound: Mapping[tuple[str, str], Origin], scope: Definition, name: str) -> Origin | None:
+        """What ``name`` read in ``scope`` refers to, Python's way: the innermost scope that
+        binds it decides (a class body only for itself), the module last; ``global``
+        goes to the module straight away."""
+        d: Definition | None = scope
+        innermost = True
+        while d is not None:
+            if innermost or d.kind in ("function", "method"):
+                origin = bound.get((d.qualname, name))
+                if origin is not None:
+                    return origin
+                kinds = self._kinds.get((d.qualname, name), set())
+                if "global" in kinds:
+                    break  # past every enclosing function that binds the name too
+                if "nonlocal" not in kinds and kinds - {"return"}:
+                    return None  # a local, a parameter or another import of that name
+            innermost = False
+            d = self._by_name.get(d.parent) if d.parent else None
+        return bound.get(("", name))

@@ -10,6 +10,8 @@ import jsonschema
 from helpers.gitrepo import RepoBuilder
 
 from impactbot.cli import main
+from impactbot.extract import extract
+from impactbot.link.reads import readers
 from impactbot.report import schema
 
 CONF = """\
@@ -184,3 +186,83 @@ def test_module_level_code_passes_a_change_on(repo: RepoBuilder) -> None:
     assert by_id["settings.py"]["paths"] == [["settings.py", "conf.py"]]
     assert by_id["app.py::run"]["paths"] == [["app.py::run", "settings.py", "conf.py"]]
     assert by_id["app.py::direct"]["paths"] == [["app.py::direct", "conf.py"]]
+
+
+def test_a_moved_module_with_a_new_value_impacts_its_readers(repo: RepoBuilder) -> None:
+    conf = "TIMEOUT = 30\nRETRIES = 3\nBACKOFF = 2\nJITTER = 1\n\n\ndef timeout_ms():\n    return TIMEOUT * 1000\n"
+    repo.commit({"pkg/__init__.py": "from .conf import *\n", "pkg/conf.py": conf,
+                 "app.py": "from pkg import TIMEOUT, RETRIES\n\n\ndef main():\n    return TIMEOUT\n\n\n"
+                           "def other():\n    return RETRIES\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    # git sees a rename: the importers of pkg are not touched
+    repo.commit({"pkg/conf.py": None, "pkg/settings.py": conf.replace("30", "60"),
+                 "pkg/__init__.py": "from .settings import *\n"})
+    report = diff(repo.path)
+    by_id = {c["id"]: c for c in report["changed"]}
+    assert (by_id["pkg/settings.py"]["change"], by_id["pkg/settings.py"]["names"]) == ("renamed", ["TIMEOUT"])
+    assert [(i["id"], i["paths"]) for i in report["impacted"]] == [
+        ("app.py::main", [["app.py::main", "pkg/settings.py"]])
+    ]  # not other(): RETRIES keeps its value
+
+
+def test_a_changed_condition_rebinds_the_names_it_guards(repo: RepoBuilder) -> None:
+    conf = "DEBUG = False\nif DEBUG:\n    LEVEL = 10\nelse:\n    LEVEL = 20\n"
+    log = "import sys\nif sys.platform == 'win32':\n    PATH = 'NUL'\nelse:\n    PATH = '/dev/null'\n"
+    repo.commit({
+        "conf.py": conf,
+        "log.py": log,
+        "app.py": ("from conf import LEVEL\nfrom log import PATH\n\n\ndef level():\n    return LEVEL\n\n\n"
+                   "def path():\n    return PATH\n"),
+    })
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"conf.py": conf.replace("False", "True"), "log.py": log.replace("'win32'", "'cygwin'")})
+    report = diff(repo.path)
+    assert [(c["id"], c["names"]) for c in report["changed"]] == [("conf.py", ["DEBUG"]), ("log.py", ["PATH"])]
+    assert [(i["id"], i["paths"]) for i in report["impacted"]] == [
+        ("app.py::level", [["app.py::level", "conf.py"]]),  # LEVEL is bound under `if DEBUG:`
+        ("app.py::path", [["app.py::path", "log.py"]]),
+    ]
+
+
+def test_a_global_declaration_reads_the_module_name_past_enclosing_locals(repo: RepoBuilder) -> None:
+    use = ("from conf import LIMIT\n\n\ndef outer():\n    LIMIT = 0\n\n    def inner():\n        global LIMIT\n"
+           "        return LIMIT\n\n    def local():\n        return LIMIT\n\n    return inner() + local()\n")
+    repo.commit({"conf.py": "LIMIT = 1\n", "use.py": use})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"conf.py": "LIMIT = 2\n"})
+    report = diff(repo.path)
+    assert [(i["id"], i["paths"]) for i in report["impacted"]] == [
+        ("use.py::outer::inner", [["use.py::outer::inner", "conf.py"]]),  # not local(): outer's LIMIT
+        ("use.py::outer", [["use.py::outer", "use.py::outer::inner", "conf.py"]]),
+    ]
+
+
+def test_every_one_of_thousands_of_readers_in_one_file_is_found() -> None:
+    # (the scopes of a file are indexed once; searching them for each read made this take 13 s)
+    count = 5_000
+    use = "from conf import LIMIT\n\n\n" + "".join(
+        f"def r{i}(a):\n    b = a + 1\n    return LIMIT + b\n\n\n" for i in range(count))
+    files = {"conf.py": b"LIMIT = 1\n", "use.py": use.encode()}
+    facts = {path: extract(data, "python") for path, data in files.items()}
+    found = readers({"conf.py": ("LIMIT",)}, facts, files.__getitem__)
+    assert sorted(r.reader for r in found) == sorted(f"use.py::r{i}" for i in range(count))
+    assert {(r.module, r.name) for r in found} == {("conf.py", "LIMIT")}
+    assert found[0].line == 6  # the first read of r0 (sorted by reader id)
+
+
+def test_a_submodule_read_through_an_imported_package_is_a_read(repo: RepoBuilder) -> None:
+    use = ("import pkg\nimport pkg as p\n\n\ndef full():\n    return pkg.conf.TIMEOUT\n\n\n"
+           "def aliased():\n    return p.conf.TIMEOUT\n\n\ndef other():\n    return pkg.conf.RETRIES\n")
+    repo.commit({"pkg/__init__.py": "from . import conf\n", "pkg/conf.py": "TIMEOUT = 30\nRETRIES = 3\n",
+                 "use.py": use})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"pkg/conf.py": "TIMEOUT = 60\nRETRIES = 3\n"})
+    report = diff(repo.path)
+    assert [(i["id"], i["paths"]) for i in report["impacted"]] == [
+        ("use.py::aliased", [["use.py::aliased", "pkg/conf.py"]]),
+        ("use.py::full", [["use.py::full", "pkg/conf.py"]]),
+    ]

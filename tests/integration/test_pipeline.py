@@ -167,6 +167,21 @@ def test_moved_function_left_behind_by_a_caller_is_breaking(shop: RepoBuilder) -
     ]
 
 
+def test_moved_function_named_through_its_old_module_is_breaking(repo: RepoBuilder) -> None:
+    helper = "def helper(x):\n    return x + 1\n"
+    repo.commit({"pkg/__init__.py": "", "pkg/util.py": UTIL,
+                 "pkg/a.py": "from pkg import util\n\n\ndef a(v):\n    return util.helper(v) * 2\n"})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"pkg/util.py": UTIL.replace(helper + "\n\n", ""), "pkg/text.py": helper})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["pkg/text.py::helper"] == "renamed"
+    # the one `helper` left in the repository matches by name only: util.helper is gone all the same
+    assert [(b["target"], b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/util.py::helper", "pkg/a.py::a", 5, "calls 'helper', which was moved to pkg/text.py")
+    ]
+
+
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from impactbot.diff import changed_names
-from impactbot.extract import module_names, name_reads
+from impactbot.extract import module_assignments, module_names, name_reads
 
 MODULE = b"""\
 import os, json as j
@@ -65,6 +65,44 @@ def test_what_a_change_rebinds() -> None:
     after = b"from .b import helper\nTIMEOUT = 60\nRETRIES = 3\nNEW = 1\n"
     assert changed_names(before, after) == ("NEW", "OLD", "TIMEOUT", "helper")
     assert changed_names(None, b"X = 1\n") == ("X",)
+
+
+def test_a_name_deleted_at_module_level_is_bound_differently() -> None:
+    before = b"import os\n_cache = {}\nLIMIT = 1\n"
+    assert changed_names(before, before + b"del os, _cache\n") == ("_cache", "os")
+
+
+GUARDED = """\
+import sys
+if sys.platform == "win32":
+    SEP = "\\\\"
+elif sys.platform == "darwin":
+    SEP = ":"
+else:
+    SEP = "/"
+with open("a.json") as fh:
+    CONFIG = load(fh)
+try:
+    import ujson as json
+except ImportError:
+    import json
+"""
+
+
+def test_the_block_headers_above_a_binding_are_part_of_it() -> None:
+    before = GUARDED.encode()
+    assert changed_names(before, GUARDED.replace('"darwin"', '"linux"').encode()) == ("SEP",)
+    assert changed_names(before, GUARDED.replace("a.json", "b.json").encode()) == ("CONFIG",)
+    assert changed_names(before, GUARDED.replace("except ImportError", "except Exception").encode()) == ("json",)
+    assert changed_names(before, GUARDED.replace("    ", "  ").replace("try:", "# fast\ntry:").encode()) == ()
+
+
+def test_a_block_header_counts_as_module_level_code_binding_the_names_below_it() -> None:
+    # if, elif and else headers and the assignments below them; with; try and except
+    assert module_assignments(GUARDED.encode()) == [
+        (2, 2, ("SEP",)), (3, 3, ("SEP",)), (4, 4, ("SEP",)), (5, 5, ("SEP",)), (6, 6, ("SEP",)), (7, 7, ("SEP",)),
+        (8, 8, ("CONFIG",)), (9, 9, ("CONFIG",)), (10, 10, ("json",)), (12, 12, ("json",)),
+    ]
 
 
 SOURCE = b"""\
