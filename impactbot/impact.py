@@ -259,10 +259,17 @@ def breaking_calls(
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
 
+# Calling a class runs __new__ and __init__, calling an instance runs __call__:
+# with the call's own arguments, so those calls are checked like any other.
+_CALL_DUNDERS = frozenset({"__init__", "__new__", "__call__"})
+
+
 def _implied(callee: str | None, target: Symbol) -> bool:
     """A protocol method reached through a builtin or syntax, not called by name."""
     name = target.qualname.rsplit("::", 1)[-1]
-    return name.startswith("__") and name.endswith("__") and (callee or "").rsplit(".", 1)[-1] != name
+    if not (name.startswith("__") and name.endswith("__")) or name in _CALL_DUNDERS:
+        return False
+    return (callee or "").rsplit(".", 1)[-1] != name
 
 
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,

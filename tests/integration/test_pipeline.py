@@ -218,6 +218,26 @@ def test_signature_change_is_flagged_and_breaks_callers(shop: RepoBuilder) -> No
     ]
 
 
+def test_a_changed_constructor_or_call_signature_breaks_the_calls_that_run_it(repo: RepoBuilder) -> None:
+    models = ("class Box:\n    def __init__(self, w, h):\n        self.w = w\n\n\n"
+              "class Scale:\n    def __call__(self, x):\n        return x\n\n\n"
+              "class Sized:\n    def __len__(self):\n        return 1\n")
+    use = ("from models import Box, Scale, Sized\n\n\ndef box():\n    return Box(1, 2)\n\n\n"
+           "def scale():\n    s = Scale()\n    return s(3)\n\n\ndef size():\n    return len(Sized())\n\n\n"
+           "class Crate(Box):\n    def __init__(self):\n        super().__init__(1, 2)\n")
+    repo.commit({"models.py": models, "use.py": use})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"models.py": models.replace("(self, w, h)", "(self, w, h, d)")
+                 .replace("(self, x)", "(self, x, factor)").replace("def __len__(self)", "def __len__(self, strict)")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::box", "models.py::Box::__init__", "missing required argument 'd'"),
+        ("use.py::scale", "models.py::Scale::__call__", "missing required argument 'factor'"),
+        ("use.py::Crate::__init__", "models.py::Box::__init__", "missing required argument 'd'"),
+    ]  # len() passes no argument of its own: not a breaking call site
+
+
 def test_removed_function_keeps_its_callers_impacted(shop: RepoBuilder) -> None:
     shop.commit({"pkg/util.py": UTIL.replace("def helper(x):\n    return x + 1\n\n\n", "")})
     report = diff(shop.path, "main..feature")
