@@ -129,6 +129,8 @@ class Definition:
     decorators: tuple[str, ...] = ()  # expr of each decorator, outermost first
     bases: tuple[str, ...] = ()  # expr of each class base
     is_async: bool = False
+    # classes: the __init__ a decorator or base writes (dataclass, attrs, NamedTuple), without self
+    generated_init: Signature | None = None
 
     @property
     def name(self) -> str:

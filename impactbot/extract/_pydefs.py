@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from impactbot.extract._pyexpr import Values
 from impactbot.extract._pyfingerprint import Span, fingerprint
+from impactbot.extract._pyinit import generated_init, keyword_arguments
 from impactbot.extract._pystate import Def, FileState, child, line_count, line_of, named_child, node_key, text_of
 from impactbot.extract._records import call_site
 from impactbot.model import Definition, Param, ParamKind, Signature
@@ -55,9 +56,21 @@ class DefinitionFacts(FileState):
                     row.decorators,
                     self._bases(d),
                     self._is_async(d.node),
+                    self._generated_init(d) if d.kind == "class" else None,
                 )
             )
         return tuple(out)
+
+    def _generated_init(self, d: Def) -> Signature | None:
+        if d.decorated is None and d.node.child_by_field_id(self.e.f["superclasses"]) is None:
+            return None  # neither a decorator nor a base can write it
+        decorators = []
+        for node in d.decorated.children if d.decorated is not None else ():
+            inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
+            expr = None if inner is None else self.x.expr(inner)
+            if inner is not None and expr is not None:
+                decorators.append((expr, keyword_arguments(inner) if inner.type == "call" else {}))
+        return generated_init(decorators, self._bases(d), d.body)
 
     def _fingerprint_texts(self) -> list[bytes]:
         defs = self.defs

@@ -114,7 +114,8 @@ def symbols_of(path: str, facts: FileFacts) -> list[Symbol]:
             end_line=d.end_line,
             fingerprint=d.fingerprint,
             language=facts.language,
-            signature=d.signature,
+            # a class's own signature is the __init__ a dataclass-like decorator wrote
+            signature=d.signature if d.signature is not None else d.generated_init,
             is_test=_is_test_symbol(path, d.qualname, d.kind, defs),
         )
         for d in defs.values()

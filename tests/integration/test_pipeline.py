@@ -238,6 +238,65 @@ def test_a_changed_constructor_or_call_signature_breaks_the_calls_that_run_it(re
     ]  # len() passes no argument of its own: not a breaking call site
 
 
+MODELS = """\
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+@dataclass
+class Point:
+    x: int
+    y: int
+
+
+class Pair(NamedTuple):
+    left: str
+    right: str = ""
+
+
+@dataclass
+class Point3(Point):
+    z: int = 0
+"""
+
+USE_MODELS = """\
+from models import Pair, Point, Point3
+
+
+def origin():
+    return Point(0, 0)
+
+
+def named():
+    return Point(x=1, y=2)
+
+
+def pair():
+    return Pair("a")
+
+
+def point3():
+    return Point3(1, 2, 3)
+"""
+
+
+def test_a_field_added_to_a_dataclass_or_named_tuple_breaks_its_constructor_calls(repo: RepoBuilder) -> None:
+    repo.commit({"models.py": MODELS, "use.py": USE_MODELS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"models.py": MODELS.replace("    y: int\n", "    y: int\n    label: str\n")
+                 .replace('right: str = ""', "right: str")})
+    report = diff(repo.path, "main..feature")
+    by_id = {c["id"]: c for c in report["changed"]}
+    assert by_id["models.py::Point"]["signature_changed"] is True
+    assert by_id["models.py::Point"]["signature"] == "(x: int, y: int, label: str)"
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::origin", "models.py::Point", "missing required argument 'label'"),
+        ("use.py::named", "models.py::Point", "missing required argument 'label'"),
+        ("use.py::pair", "models.py::Pair", "missing required argument 'right'"),
+    ]  # not Point3(1, 2, 3): its fields include its base's, which are not guessed
+
+
 def test_removed_function_keeps_its_callers_impacted(shop: RepoBuilder) -> None:
     shop.commit({"pkg/util.py": UTIL.replace("def helper(x):\n    return x + 1\n\n\n", "")})
     report = diff(shop.path, "main..feature")

@@ -1106,3 +1106,96 @@ def test_the_grammar_is_built_once_per_process() -> None:
 def test_extractor_version_names_the_grammar() -> None:
     assert EXTRACTOR_VERSION.startswith("python-")
     assert "tree-sitter-python" in EXTRACTOR_VERSION
+
+
+GENERATED = b"""\
+from dataclasses import dataclass, field, KW_ONLY
+from typing import ClassVar, NamedTuple
+import attr
+import attrs
+
+
+@dataclass
+class Point:
+    x: int
+    y: int = 0
+    tags: list = field(default_factory=list)
+    hidden: int = field(init=False, default=0)
+    required: int = field(repr=False)
+    count: ClassVar[int] = 0
+
+
+@dataclass(kw_only=True)
+class Options:
+    a: int
+    b: str = "x"
+
+
+@dataclass
+class Mixed:
+    a: int
+    _: KW_ONLY
+    b: int
+
+
+@dataclass
+class Child(Point):
+    z: int
+
+
+@dataclass(init=False)
+class NoInit:
+    a: int
+
+
+@dataclass
+class OwnInit:
+    a: int
+
+    def __init__(self, a, b):
+        self.a = a
+
+
+class Pair(NamedTuple):
+    x: int
+    y: int = 1
+
+
+@attrs.define
+class Secret:
+    _token: str
+    name: str = "n"
+
+
+@attrs.define
+class Unannotated:
+    x = attrs.field()
+
+
+@attr.s
+class OldStyle:
+    x: int = attr.ib()
+
+
+class Plain:
+    a: int = 1
+"""
+
+
+def test_the_init_a_dataclass_attrs_or_named_tuple_gets() -> None:
+    facts = extract(GENERATED, "python")
+    found = {d.qualname: d.generated_init.text() if d.generated_init else None
+             for d in facts.definitions if d.kind == "class"}
+    assert found == {
+        "Point": "(x: int, y: int=…, tags: list=…, required: int)",
+        "Options": "(*, a: int, b: str=…)",
+        "Mixed": "(a: int, *, b: int)",
+        "Child": None,  # a base's fields come first: not guessed
+        "NoInit": None,
+        "OwnInit": None,  # its own __init__ is the signature callers see
+        "Pair": "(x: int, y: int=…)",
+        "Secret": "(token: str, name: str=…)",
+        "Unannotated": None,
+        "OldStyle": None,  # attr.s without auto_attribs=True takes attr.ib() fields
+        "Plain": None,
+    }

@@ -1,0 +1,141 @@
+"""The ``__init__`` a class decorator or base writes for a class: dataclasses,
+attrs classes and typing.NamedTuple.
+
+Adding a field without a default to ``@dataclass class Point`` breaks every
+``Point(1, 2)``, though no ``def`` changed; with the generated signature the
+class itself has one, so such calls are checked like any other. Only classes
+whose fields are all in their own body get one (no bases besides ``NamedTuple``,
+``Generic[...]`` or ``object``): a base's fields would come first, and a
+signature missing them would flag calls that are right.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from impactbot.model import Param, ParamKind, Signature
+
+# Decorators that generate __init__ from annotated fields (last dotted part, and
+# for `define`-style names the attrs module they come from).
+_DATACLASS = frozenset({"dataclass", "dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
+_ATTRS = frozenset({"attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
+                    "attrs.frozen", "attrs.mutable", "define", "frozen", "mutable"})
+_NAMED_TUPLE = frozenset({"NamedTuple", "typing.NamedTuple"})
+_HARMLESS_BASES = frozenset({"object", "Generic", "typing.Generic"})
+_FIELD_CALLS = frozenset({"field", "dataclasses.field", "attr.ib", "attr.attrib", "attrs.field", "attr.field"})
+_DEFAULT_KEYWORDS = frozenset({"default", "default_factory", "factory"})
+
+
+def generated_init(decorators: list[tuple[str, dict[str, str]]], bases: tuple[str, ...],
+                   body: Node | None) -> Signature | None:
+    """The signature of the ``__init__`` generated for a class (without ``self``), or None.
+
+    ``decorators`` holds each decorator's expr with its keyword arguments' source
+    text (``("dataclass()", {"kw_only": "True"})``).
+    """
+    found = _generator(decorators, bases)
+    if found is None or body is None or _defines_init(body):
+        return None
+    family, options = found
+    if options.get("init") == "False":
+        return None
+    fields = _annotated_fields(body)
+    if family == "attrs" and (options.get("auto_attribs") == "False" or _unannotated_fields(body)):
+        return None  # attrs then takes `x = attr.ib()` fields, in an order not worth guessing
+    keyword_only = options.get("kw_only") == "True"
+    params: list[Param] = []
+    for name, annotation, value in fields:
+        plain = annotation.split("[", 1)[0]
+        if plain in ("ClassVar", "typing.ClassVar"):
+            continue
+        if plain in ("KW_ONLY", "dataclasses.KW_ONLY"):
+            keyword_only = True
+            continue
+        field = _field_options(value) if value is not None else None
+        if field is not None and field.get("init") == "False":
+            continue
+        has_default = value is not None and (field is None or bool(field.keys() & _DEFAULT_KEYWORDS))
+        kind: ParamKind = "keyword_only" if keyword_only or (field or {}).get("kw_only") == "True" else "positional"
+        # attrs takes `_x` as `x`
+        params.append(Param(name.lstrip("_") if family == "attrs" else name, kind, has_default, annotation))
+    return Signature(tuple(params))
+
+
+def _generator(decorators: list[tuple[str, dict[str, str]]],
+               bases: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
+    """Which family writes the class's __init__ (dataclass, attrs, namedtuple), with
+    the decorator's keyword arguments; None when none does or bases may add fields."""
+    plain = [b.split("[", 1)[0] for b in bases]
+    for expr, options in decorators:
+        name = expr[:-2] if expr.endswith("()") else expr
+        family = "dataclass" if name in _DATACLASS else "attrs" if name in _ATTRS else None
+        if family is None:
+            continue
+        if family == "attrs" and name in ("attr.s", "attr.attrs") and options.get("auto_attribs") != "True":
+            return None
+        return (family, options) if all(b in _HARMLESS_BASES for b in plain) else None
+    if any(b in _NAMED_TUPLE for b in plain) and all(b in _NAMED_TUPLE or b in _HARMLESS_BASES for b in plain):
+        return "namedtuple", {}
+    return None
+
+
+def _defines_init(body: Node) -> bool:
+    for statement in body.named_children:
+        node = statement
+        if node.type == "decorated_definition":
+            node = node.child_by_field_name("definition") or node
+        if node.type == "function_definition" and _text(node.child_by_field_name("name")) == "__init__":
+            return True
+    return False
+
+
+def _annotated_fields(body: Node) -> list[tuple[str, str, Node | None]]:
+    """(name, annotation, value) of each ``name: annotation [= value]`` in the class body."""
+    out = []
+    for statement in body.named_children:
+        if statement.type != "expression_statement" or statement.named_child_count != 1:
+            continue
+        assignment = statement.named_children[0]
+        if assignment.type != "assignment":
+            continue
+        left, annotation = assignment.child_by_field_name("left"), assignment.child_by_field_name("type")
+        if left is None or annotation is None or left.type != "identifier":
+            continue
+        out.append((_text(left), " ".join(_text(annotation).split()), assignment.child_by_field_name("right")))
+    return out
+
+
+def _unannotated_fields(body: Node) -> bool:
+    """``x = attr.ib()`` / ``x = field()`` without an annotation somewhere in the body."""
+    for statement in body.named_children:
+        if statement.type != "expression_statement" or statement.named_child_count != 1:
+            continue
+        assignment = statement.named_children[0]
+        value = assignment.child_by_field_name("right") if assignment.type == "assignment" else None
+        if value is not None and assignment.child_by_field_name("type") is None and _field_options(value) is not None:
+            return True
+    return False
+
+
+def _field_options(value: Node) -> dict[str, str] | None:
+    """The keyword arguments of ``field(...)`` / ``attr.ib(...)``; None for a plain default."""
+    if value.type != "call":
+        return None
+    function = value.child_by_field_name("function")
+    if _text(function).replace(" ", "") not in _FIELD_CALLS:
+        return None
+    return keyword_arguments(value)
+
+
+def keyword_arguments(call: Node) -> dict[str, str]:
+    """keyword -> value source text of a call's keyword arguments."""
+    out = {}
+    arguments = call.child_by_field_name("arguments")
+    for argument in arguments.named_children if arguments is not None else ():
+        if argument.type == "keyword_argument":
+            out[_text(argument.child_by_field_name("name"))] = _text(argument.child_by_field_name("value"))
+    return out
+
+
+def _text(node: Node | None) -> str:
+    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
