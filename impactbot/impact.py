@@ -292,15 +292,15 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
 
 
 def _still_reaches(head: SymbolGraph, caller: str, removed: Symbol, confidence: Confidence) -> bool:
-    """``caller`` reaches a symbol named like ``removed`` in head, as surely as it reached
-    ``removed`` in base: a guess by name alone (``util.helper()`` matched to the one
-    ``helper`` left in the repository) does not stand in for a call that resolved."""
+    """``caller`` still reaches a symbol named like ``removed`` in head: by resolution or
+    inference, or by name alone when that is all base knew too. A name match does not
+    stand in for a call that resolved (``util.helper()`` matched to the one ``helper``
+    left in the repository after ``util.helper`` moved away)."""
     name = removed.qualname.rsplit("::", 1)[-1]
     for target, data in head.graph.succ[caller].items():
         if head.symbols.get(target, removed).qualname.rsplit("::", 1)[-1] != name:
             continue
-        surest = min(CONFIDENCE_ORDER[c] for c in data["kinds"].values())
-        if surest <= CONFIDENCE_ORDER[confidence]:
+        if any(c != "name_match" or confidence == "name_match" for c in data["kinds"].values()):
             return True
     return False
 

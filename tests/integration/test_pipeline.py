@@ -218,6 +218,21 @@ def test_signature_change_is_flagged_and_breaks_callers(shop: RepoBuilder) -> No
     ]
 
 
+def test_a_removed_method_whose_caller_now_calls_another_of_that_name_is_not_breaking(repo: RepoBuilder) -> None:
+    base = ("class Base:\n    def info(self):\n        return {}\n\n\n"
+            "class Item:\n    def info(self):\n        return 1\n\n\n"
+            "class Cmd(Base):\n    def __init__(self):\n        self.items = [Item()]\n\n"
+            "    def info(self):\n        return super().info()\n")
+    repo.commit({"cmd.py": base})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"cmd.py": base.replace("    def info(self):\n        return {}\n", "    pass\n")
+                 .replace("return super().info()", "return [item.info() for item in self.items]")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["cmd.py::Base::info"] == "removed"
+    assert report["breaking"] == []  # item.info() is Item.info, inferred: not a call left dangling
+
+
 def test_a_changed_constructor_or_call_signature_breaks_the_calls_that_run_it(repo: RepoBuilder) -> None:
     models = ("class Box:\n    def __init__(self, w, h):\n        self.w = w\n\n\n"
               "class Scale:\n    def __call__(self, x):\n        return x\n\n\n"
