@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from impactbot.extract import module_names
+from impactbot.extract import class_names, module_names
 from impactbot.model import ChangedSymbol, ChangeSet, LinkedGraph, Signature, Symbol, symbol_id
 
 
@@ -109,3 +109,15 @@ def changed_names(old: bytes | None, new: bytes | None) -> tuple[str, ...]:
     before = module_names(old) if old is not None else {}
     after = module_names(new) if new is not None else {}
     return tuple(sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n)))
+
+
+def changed_class_names(old: bytes, new: bytes) -> dict[str, tuple[str, ...]]:
+    """class qualname -> the names its own body binds differently in two versions of a file."""
+    before, after = class_names(old), class_names(new)
+    out = {}
+    for qualname in before.keys() & after.keys():
+        a, b = before[qualname], after[qualname]
+        names = tuple(sorted(n for n in a.keys() | b.keys() if a.get(n) != b.get(n)))
+        if names:
+            out[qualname] = names
+    return out

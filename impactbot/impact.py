@@ -29,11 +29,10 @@ from impactbot.model import (
     NameRead,
     Signature,
     Symbol,
-    symbol_id,
 )
 
 # Edge kinds along which a change travels from target to source. `reads` joins a
-# reader to the module whose changed module-level name it reads (see add_reads).
+# reader to the module or class whose changed name it reads (see add_reads).
 DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture", "reads"})
 
 
@@ -54,14 +53,21 @@ class SymbolGraph:
         self.unresolved = dict(linked.unresolved)
 
     def add_reads(self, reads: Iterable[NameRead]) -> None:
-        """Join each reader of a changed module-level name to that module's symbol."""
+        """Join each reader of a changed module- or class-level name to the module or
+        class that binds it."""
         for read in reads:
-            module = symbol_id(read.module, "")
-            if read.reader in self.symbols and module in self.symbols and read.reader != module:
-                if self.graph.has_edge(read.reader, module):
-                    self.graph.edges[read.reader, module]["kinds"]["reads"] = "resolved"
+            owner = read.owner
+            if read.reader in self.symbols and owner in self.symbols and read.reader != owner:
+                if self.graph.has_edge(read.reader, owner):
+                    self.graph.edges[read.reader, owner]["kinds"]["reads"] = "resolved"
                 else:
-                    self.graph.add_edge(read.reader, module, kinds={"reads": "resolved"})
+                    self.graph.add_edge(read.reader, owner, kinds={"reads": "resolved"})
+
+    def subclasses(self, class_id: str) -> list[str]:
+        """The classes that name ``class_id`` as a base."""
+        if class_id not in self.graph:
+            return []
+        return sorted(src for src, data in self.graph.pred[class_id].items() if "inherits" in data["kinds"])
 
     def dependents(self, node: str) -> Iterable[tuple[str, Confidence]]:
         """Who is affected when ``node`` changes, with the confidence of that link."""

@@ -309,16 +309,17 @@ class ChangedSymbol:
     signature_changed: bool = False
     old_id: str | None = None  # for "renamed": the id in base
     old_signature: Signature | None = None
-    # for a module: the module-level names its change rebinds (`TIMEOUT = 30` -> 60)
+    # for a module or class: the names its own code binds differently (`TIMEOUT = 30` -> 60)
     names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class NameRead:
-    """``reader`` (a symbol id) reads the module-level ``name`` bound in the file ``module``."""
+    """``reader`` (a symbol id) reads ``name`` as bound by ``owner``: a module (its id is
+    its path) for a module-level name, a class for a class-level one."""
 
     reader: str
-    module: str
+    owner: str
     name: str
     line: int
 

@@ -11,14 +11,14 @@ import fnmatch
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from posixpath import basename
 from typing import TYPE_CHECKING, Protocol
 
 from impactbot.cache import Cache
 from impactbot.config import Settings
-from impactbot.diff import changed_names, changed_symbols
+from impactbot.diff import changed_class_names, changed_names, changed_symbols
 from impactbot.extract import language_for
 from impactbot.model import (
     ChangedSymbol,
@@ -379,10 +379,10 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
     store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
     store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
     base_graph, head_graph = _graphs(changes, settings, store)
-    changed = _with_module_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
-                                 changes, repo)
+    changed = _with_changed_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
+                                  changes, repo)
     head = SymbolGraph(head_graph)
-    head.add_reads(_name_reads(changed, changes.head, settings, store, repo))
+    head.add_reads(_name_reads(changed, changes.head, settings, store, repo, head.subclasses))
     impact = walk(
         head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
         head_facts=LazyFacts(analysed_files(changes.head, settings), store),
@@ -390,34 +390,42 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
     return changed, impact
 
 
-def _with_module_names(changed: Sequence[ChangedSymbol], changes: ChangeSet,
-                       repo: BlobReader) -> tuple[ChangedSymbol, ...]:
-    """Modified modules with the module-level names their change rebinds.
+def _with_changed_names(changed: Sequence[ChangedSymbol], changes: ChangeSet,
+                        repo: BlobReader) -> tuple[ChangedSymbol, ...]:
+    """Modified modules and classes with the names their own code binds differently.
 
     A module moved by git (``renamed``) is compared with its old blob as well: it
     can rebind names on the way, and its importers need not change with it
     (``from .conf import *`` in a package ``__init__`` becoming ``from .settings
     import *``)."""
     blobs = {f.path: (f.old_blob, f.new_blob) for f in changes.files}
+    in_classes: dict[str, dict[str, tuple[str, ...]]] = {}
     out = []
     for c in changed:
         old, new = blobs.get(c.symbol.path, (None, None))
-        if c.symbol.kind == "module" and c.change in ("modified", "renamed") and old and new:
+        if old and new and c.symbol.kind == "module" and c.change in ("modified", "renamed"):
             c = replace(c, names=changed_names(repo.read_blob(old), repo.read_blob(new)))
+        elif old and new and c.symbol.kind == "class" and c.change == "modified":
+            if c.symbol.path not in in_classes:  # one parse per file, however many classes changed
+                in_classes[c.symbol.path] = changed_class_names(repo.read_blob(old), repo.read_blob(new))
+            c = replace(c, names=in_classes[c.symbol.path].get(c.symbol.qualname, ()))
         out.append(c)
     return tuple(out)
 
 
 def _name_reads(changed: Sequence[ChangedSymbol], head: Revision, settings: Settings, store: FactStore,
-                repo: BlobReader) -> tuple[NameRead, ...]:
-    """Who reads the module-level names the change rebinds (nothing to do for most changes)."""
-    names = {c.symbol.path: c.names for c in changed if c.names}
-    if not names:
+                repo: BlobReader, subclasses: Callable[[str], Iterable[str]]) -> tuple[NameRead, ...]:
+    """Who reads the module- and class-level names the change rebinds (nothing to do for most changes)."""
+    modules = {c.symbol.path: c.names for c in changed if c.names and c.symbol.kind == "module"}
+    classes = {c.symbol.id: c.names for c in changed if c.names and c.symbol.kind == "class"}
+    if not modules and not classes:
         return ()
-    from impactbot.link.reads import readers
+    from impactbot.link.reads import attribute_readers, readers
 
     files = analysed_files(head, settings)
-    return readers(names, store.facts_of(files), lambda path: repo.read_blob(files[path]))
+    facts = store.facts_of(files)
+    return readers(modules, facts, lambda path: repo.read_blob(files[path])) + attribute_readers(
+        classes, facts, subclasses)
 
 
 def _readable_changes(changes: ChangeSet, store: FactStore) -> ChangeSet:

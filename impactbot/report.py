@@ -79,7 +79,7 @@ def _changed(changed: ChangedSymbol) -> dict[str, object]:
         "old_id": changed.old_id if changed.change == "renamed" else None,
         "signature": symbol.signature.text() if symbol.signature is not None else None,
         "end_line": symbol.end_line,
-        **({"names": list(changed.names)} if symbol.kind == "module" else {}),
+        **({"names": list(changed.names)} if symbol.kind in ("module", "class") else {}),
     }
 
 

@@ -11,7 +11,9 @@ from collections.abc import Collection
 from impactbot.model import FileFacts
 from impactbot.versions import EXTRACTOR_VERSION
 
-__all__ = ["EXTRACTOR_VERSION", "extract", "language_for", "module_assignments", "module_names", "name_reads"]
+__all__ = [
+    "EXTRACTOR_VERSION", "class_names", "extract", "language_for", "module_assignments", "module_names", "name_reads",
+]
 
 
 _LANGUAGES = {".py": "python", ".pyi": "python"}
@@ -60,3 +62,10 @@ def module_assignments(data: bytes) -> list[tuple[int, int, tuple[str, ...]]]:
     from impactbot.extract._pyreads import module_assignments as python_module_assignments
 
     return python_module_assignments(data)
+
+
+def class_names(data: bytes) -> dict[str, dict[str, str]]:
+    """class qualname -> name -> fingerprint of the class-body statements binding it (Python). Pure."""
+    from impactbot.extract._pyreads import class_names as python_class_names
+
+    return python_class_names(data)

@@ -65,9 +65,38 @@ def module_names(data: bytes) -> dict[str, str]:
     blocks the statement sits in (``if sys.platform == "win32":``): a changed
     condition binds the names below it differently.
     """
-    tree = grammar().parser.parse(data)
+    return _fingerprints(grammar().parser.parse(data).root_node)
+
+
+def class_names(data: bytes) -> dict[str, dict[str, str]]:
+    """class qualname -> name -> fingerprint of the statements in the class body that
+    bind it (``retries = 3``, ``timeout: float = 1.0``), as :func:`module_names` does
+    for a module. Methods and nested classes are symbols of their own, not names."""
+    out: dict[str, dict[str, str]] = {}
+    stack: list[tuple[Node, str]] = [(grammar().parser.parse(data).root_node, "")]
+    while stack:
+        node, prefix = stack.pop()
+        for child in node.named_children:
+            definition = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+            if definition is None or definition.type not in ("class_definition", "function_definition"):
+                if child.type in _NESTING or child.type == "block":
+                    stack.append((child, prefix))
+                continue
+            name, body = definition.child_by_field_name("name"), definition.child_by_field_name("body")
+            if name is None:
+                continue
+            qualname = prefix + _text(name)
+            if definition.type == "class_definition" and body is not None:
+                out[qualname] = _fingerprints(body)
+            if body is not None:
+                stack.append((body, qualname + "::"))
+    return out
+
+
+def _fingerprints(block: Node) -> dict[str, str]:
+    """name -> fingerprint of the statements of ``block`` (a module or class body) binding it."""
     texts: dict[str, list[bytes]] = defaultdict(list)
-    for statement, names, context in _binding_statements(tree.root_node):
+    for statement, names, context in _binding_statements(block):
         if statement.type in _IMPORTS:
             for name, target in _imported(statement):
                 texts[name].append(b" ".join((*context, target.encode())))

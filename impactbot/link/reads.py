@@ -19,10 +19,11 @@ change rebinds a module-level name.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
 from impactbot.extract import module_assignments, name_reads
 from impactbot.link.modules import ModuleIndex
+from impactbot.link.python import parse_expr
 from impactbot.model import Definition, FileFacts, Import, NameRead, symbol_id
 
 Origin = tuple[str, str]  # (path of the module that binds the name, the name there)
@@ -54,11 +55,11 @@ def readers(
             for read, module_level in _reads_in(path, facts[path], bound.get(path, {}), objects, frozen, scan):
                 if module_level:
                     rebound[path].update(scan.assigned_at(path, read.line))
-                if read.reader != read.module:
-                    found.setdefault((read.reader, read.module, read.name), read)
+                if read.reader != read.owner:
+                    found.setdefault((read.reader, read.owner, read.name), read)
         new = {(path, name) for path, more in rebound.items() for name in more if name not in names.get(path, ())}
         if not new:
-            return tuple(sorted(found.values(), key=lambda r: (r.reader, r.module, r.name)))
+            return tuple(sorted(found.values(), key=lambda r: (r.reader, r.owner, r.name)))
         for path, name in new:
             names.setdefault(path, set()).add(name)
 
@@ -229,3 +230,72 @@ class _Scopes:
             innermost = False
             d = self._by_name.get(d.parent) if d.parent else None
         return bound.get(("", name))
+
+
+# ------------------------------------------------------------ class-level names
+
+
+def attribute_readers(
+    changed: Mapping[str, Collection[str]],
+    facts: Mapping[str, FileFacts],
+    subclasses: Callable[[str], Iterable[str]],
+) -> tuple[NameRead, ...]:
+    """Methods that read a changed class-level name through their first parameter
+    (``self.retries``, ``cls.retries``), in the class and in its subclasses that do
+    not bind that name again; once per (reader, class, name), first line kept.
+
+    ``changed`` maps a class id to its changed names; ``subclasses(class_id)``
+    gives the direct subclasses of a class in head.
+    """
+    found: dict[tuple[str, str, str], NameRead] = {}
+    for owner, names in sorted(changed.items()):
+        for cls, live in _inheriting(owner, frozenset(names), facts, subclasses):
+            path, _, qualname = cls.partition("::")
+            for read in _self_reads(path, qualname, facts[path], live, owner):
+                found.setdefault((read.reader, read.owner, read.name), read)
+    return tuple(sorted(found.values(), key=lambda r: (r.reader, r.owner, r.name)))
+
+
+def _inheriting(owner: str, names: frozenset[str], facts: Mapping[str, FileFacts],
+                subclasses: Callable[[str], Iterable[str]]) -> Iterator[tuple[str, frozenset[str]]]:
+    """The class and every subclass below it, each with the names it still inherits."""
+    seen: set[str] = set()
+    queue = [(owner, names)]
+    while queue:
+        cls, live = queue.pop()
+        if cls in seen or not live:
+            continue
+        seen.add(cls)
+        yield cls, live
+        for sub in subclasses(cls):
+            path, _, qualname = sub.partition("::")
+            if path in facts:
+                queue.append((sub, live - _class_bound(facts[path], qualname)))
+
+
+def _class_bound(facts: FileFacts, qualname: str) -> frozenset[str]:
+    """Names a class body binds itself (its own value hides an inherited one)."""
+    own = {b.target for b in facts.bindings if b.scope == qualname}
+    own.update(d.name for d in facts.definitions if d.parent == qualname and d.qualname != qualname)
+    return frozenset(own)
+
+
+def _self_reads(path: str, qualname: str, facts: FileFacts, names: frozenset[str],
+                owner: str) -> Iterator[NameRead]:
+    receivers = {d.qualname: r for d in facts.definitions if d.parent == qualname and (r := _receiver(d))}
+    for site in facts.calls:
+        receiver = receivers.get(site.scope)
+        if receiver is None or not site.callee:
+            continue
+        base, ops = parse_expr(site.callee)
+        if base == receiver and ops and ops[0][1:] in names and ops[0].startswith("."):
+            yield NameRead(symbol_id(path, site.scope), owner, ops[0][1:], site.line)
+
+
+def _receiver(d: Definition) -> str | None:
+    """The parameter a method gets its instance or class in (``self``, ``cls``)."""
+    if d.kind != "method" or d.signature is None or not d.signature.params:
+        return None
+    if any(x.rsplit(".", 1)[-1].startswith("staticmethod") for x in d.decorators):
+        return None
+    return d.signature.params[0].name

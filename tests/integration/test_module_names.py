@@ -249,7 +249,7 @@ def test_every_one_of_thousands_of_readers_in_one_file_is_found() -> None:
     facts = {path: extract(data, "python") for path, data in files.items()}
     found = readers({"conf.py": ("LIMIT",)}, facts, files.__getitem__)
     assert sorted(r.reader for r in found) == sorted(f"use.py::r{i}" for i in range(count))
-    assert {(r.module, r.name) for r in found} == {("conf.py", "LIMIT")}
+    assert {(r.owner, r.name) for r in found} == {("conf.py", "LIMIT")}
     assert found[0].line == 6  # the first read of r0 (sorted by reader id)
 
 
@@ -266,3 +266,59 @@ def test_a_submodule_read_through_an_imported_package_is_a_read(repo: RepoBuilde
         ("use.py::aliased", [["use.py::aliased", "pkg/conf.py"]]),
         ("use.py::full", [["use.py::full", "pkg/conf.py"]]),
     ]
+
+
+CONFIG = """\
+class Retry:
+    attempts = 3
+    delay: float = 1.0
+
+    def plan(self):
+        return [self.delay] * self.attempts
+
+    def first(self):
+        return self.delay
+
+    @classmethod
+    def default_attempts(cls):
+        return cls.attempts
+
+    @staticmethod
+    def unrelated(attempts):
+        return attempts
+
+
+class Patient(Retry):
+    def plan(self):
+        return self.attempts * 2
+
+
+class Stubborn(Retry):
+    attempts = 10
+
+    def total(self):
+        return self.attempts
+"""
+
+
+def test_methods_reading_a_changed_class_attribute_are_impacted(repo: RepoBuilder) -> None:
+    repo.commit({
+        "retry.py": CONFIG,
+        "use.py": "from retry import Patient\n\n\ndef run(p: Patient):\n    return p.plan()\n",
+    })
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"retry.py": CONFIG.replace("attempts = 3", "attempts = 5")})
+    report = diff(repo.path)
+    assert [(c["id"], c["change"], c["names"]) for c in report["changed"]] == [
+        ("retry.py::Retry", "modified", ["attempts"])
+    ]
+    by_id = {i["id"]: i for i in report["impacted"]}
+    # not first() (reads delay only), unrelated() (a parameter), Stubborn.total (its own attempts)
+    assert {i: v["depth"] for i, v in by_id.items()} == {
+        "retry.py::Retry::plan": 1, "retry.py::Retry::default_attempts": 1, "retry.py::Patient::plan": 1,
+        "retry.py::Patient": 1, "retry.py::Stubborn": 1,  # subclasses depend on their base anyway
+        "use.py::run": 2,
+    }
+    assert by_id["retry.py::Patient::plan"]["paths"] == [["retry.py::Patient::plan", "retry.py::Retry"]]
+    assert by_id["use.py::run"]["paths"] == [["use.py::run", "retry.py::Patient::plan", "retry.py::Retry"]]

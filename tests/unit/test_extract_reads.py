@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from impactbot.diff import changed_names
+from impactbot.diff import changed_class_names, changed_names
 from impactbot.extract import module_assignments, module_names, name_reads
 
 MODULE = b"""\
@@ -146,3 +146,31 @@ def f(x: Path, y: list[Path] = None) -> Path:
     return z
 """
     assert name_reads(source, {"Path"}) == [("Path", 2)]  # only the call
+
+
+def test_what_a_change_to_class_bodies_rebinds() -> None:
+    before = b"""\
+class Config:
+    retries = 3
+    timeout: float = 1.0  # seconds
+
+    def load(self):
+        retries = 4
+        return retries
+
+    class Meta:
+        ordering = ["a"]
+
+
+def build():
+    class Local:
+        size = 1
+    return Local
+"""
+    after = (before.replace(b"retries = 3", b"retries = 5").replace(b"retries = 4", b"retries = 6")
+             .replace(b'["a"]', b'["b"]').replace(b"size = 1", b"size = 2").replace(b"  # seconds", b""))
+    assert changed_class_names(before, after) == {
+        "Config": ("retries",),  # not the method's local, not the comment
+        "Config::Meta": ("ordering",),
+        "build::Local": ("size",),
+    }
