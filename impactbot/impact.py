@@ -15,12 +15,15 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from impactbot.extract import writes_init
+from impactbot.link.python import PROPERTY_DECORATORS, TRANSPARENT_DECORATORS
 from impactbot.model import (
     CONFIDENCE_ORDER,
     Breaking,
     CallSite,
     ChangedSymbol,
     Confidence,
+    Definition,
     FileFacts,
     Hub,
     Impact,
@@ -226,6 +229,9 @@ def misfit(sig: Signature, site: CallSite, bound: bool) -> str | None:
     for kw in site.keywords:
         if kw not in named and not var_kw:
             return f"unexpected keyword argument '{kw}'"
+    for p in positional[: site.positional]:  # `f(1, a=2)` for `def f(a, ...)`
+        if p.kind == "positional" and p.name in site.keywords:
+            return f"got multiple values for argument '{p.name}'"
     for i, p in enumerate(params):
         if p.has_default or p.kind in ("var_positional", "var_keyword"):
             continue
@@ -244,12 +250,15 @@ def breaking_calls(
     head_facts: Mapping[str, FileFacts],
 ) -> tuple[Breaking, ...]:
     """Call sites in head that no longer fit the symbol they call."""
+    changed = tuple(changed)
     out: set[Breaking] = set()
     by_target = {c.symbol.id: c for c in changed if c.signature_changed and c.change != "removed"}
+    by_target = {i: c for i, c in by_target.items() if _takes_call_arguments(c.symbol, head_facts)}
     if by_target:
         for call in head.linked.calls:
             c = by_target.get(call.target)
-            if c is None or c.symbol.signature is None or call.caller in by_target:
+            # a caller changed as well is checked too: its recursive call may be the stale one
+            if c is None or c.symbol.signature is None:
                 continue
             if _implied(call.site.callee, c.symbol):
                 continue  # `len(x)` runs `x.__len__()`: its arguments are not the dunder's
@@ -257,12 +266,35 @@ def breaking_calls(
             if reason:
                 out.add(Breaking(call.target, call.caller, head.symbols[call.caller].path
                                  if call.caller in head.symbols else "", call.line, reason))
+    gone = {c.symbol.id for c in changed if c.change == "removed"}
+    gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
+    callees = _callees_of(base, gone) if gone else {}
     for c in changed:
         if c.change == "removed":
-            out.update(_still_called(head, base, c.symbol, head_facts))
+            out.update(_still_called(head, base, c.symbol, head_facts, callees))
         elif c.change == "renamed" and c.old_id in base.symbols:
-            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, moved_to=c.symbol))
+            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, moved_to=c.symbol))
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
+
+
+def _takes_call_arguments(target: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:
+    """Whether the calls that reach ``target`` pass it their own arguments, so that its
+    signature says which of them fit. Not so for a property getter (``obj.handler(1)``
+    calls what the getter returns), nor under a decorator that may put something else in
+    its place (a wrapper taking ``*args, **kwargs`` may supply or drop arguments; when the
+    wrapper is in the repository, its own calls are checked against it instead)."""
+    facts = head_facts.get(target.path)
+    definition = facts.definition(target.qualname) if facts is not None else None
+    return definition is None or all(_keeps_signature(d, definition) for d in definition.decorators)
+
+
+def _keeps_signature(decorator: str, definition: Definition) -> bool:
+    """Whether callers of ``definition`` still see its own signature under ``decorator``."""
+    if definition.kind == "class" and writes_init(decorator):
+        return True  # what wrote the signature
+    name = (decorator[:-2] if decorator.endswith("()") else decorator).rsplit(".", 1)[-1]
+    is_property = name in PROPERTY_DECORATORS or name in ("setter", "getter", "deleter")
+    return name in TRANSPARENT_DECORATORS and not is_property
 
 
 # Calling a class runs __new__ and __init__, calling an instance runs __call__:
@@ -278,8 +310,8 @@ def _implied(callee: str | None, target: Symbol) -> bool:
     return (callee or "").rsplit(".", 1)[-1] != name
 
 
-def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
-                  head_facts: Mapping[str, FileFacts], moved_to: Symbol | None = None) -> Iterable[Breaking]:
+def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_facts: Mapping[str, FileFacts],
+                  callees: Mapping[tuple[str, str], set[str]], moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
     if removed.id not in base.graph:
         return
@@ -290,11 +322,26 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol,
             continue
         if _still_reaches(head, caller, removed, conf):
             continue  # still reaches a symbol of that name: moved, not gone
+        # the calls written as in base: `logging.info()` in place of the removed `util.info()`
+        # is another function, not the old call left behind
+        written = callees.get((caller, removed.id))
         facts = head_facts.get(sym.path)
         for site in facts.calls if facts else ():
-            if site.scope == sym.qualname and site.callee and _last(site.callee) == name:
+            if site.scope != sym.qualname or not site.callee or _last(site.callee) != name:
+                continue
+            if written is None or site.callee in written:
                 gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
                 yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
+
+
+def _callees_of(base: SymbolGraph, targets: set[str]) -> dict[tuple[str, str], set[str]]:
+    """(caller, target) -> the callee exprs of the caller's base calls that resolved to
+    one of ``targets`` (a caller that reached it by a name match alone has none)."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for call in base.linked.calls:
+        if call.target in targets and call.site.callee:
+            out.setdefault((call.caller, call.target), set()).add(call.site.callee)
+    return out
 
 
 def _still_reaches(head: SymbolGraph, caller: str, removed: Symbol, confidence: Confidence) -> bool:

@@ -13,6 +13,7 @@ from impactbot.versions import EXTRACTOR_VERSION
 
 __all__ = [
     "EXTRACTOR_VERSION", "class_names", "extract", "language_for", "module_assignments", "module_names", "name_reads",
+    "writes_init",
 ]
 
 
@@ -69,3 +70,10 @@ def class_names(data: bytes) -> dict[str, dict[str, str]]:
     from impactbot.extract._pyreads import class_names as python_class_names
 
     return python_class_names(data)
+
+
+def writes_init(decorator: str) -> bool:
+    """Whether a class decorator (its expr) writes the class's ``__init__`` (dataclass, attrs)."""
+    from impactbot.extract._pyinit import writes_init as python_writes_init
+
+    return python_writes_init(decorator)

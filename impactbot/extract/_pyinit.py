@@ -61,6 +61,12 @@ def generated_init(decorators: list[tuple[str, dict[str, str]]], bases: tuple[st
     return Signature(tuple(params))
 
 
+def writes_init(decorator: str) -> bool:
+    """Whether a class decorator (its expr) is one of those that write ``__init__``."""
+    name = decorator[:-2] if decorator.endswith("()") else decorator
+    return name in _DATACLASS or name in _ATTRS
+
+
 def _generator(decorators: list[tuple[str, dict[str, str]]],
                bases: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
     """Which family writes the class's __init__ (dataclass, attrs, namedtuple), with

@@ -676,11 +676,20 @@ class Resolver:
         for val, inferred in vals.items():
             if val[0] == "S" and self.scopes[val[1]].method_kind == "property" and instance:
                 out[("R", val[1])] = inferred  # a property read: the getter runs
-            elif val[0] == "S" and self.scopes[val[1]].kind == "method" and instance:
+            elif val[0] == "S" and instance and self._binds_receiver(val[1]):
                 out[("BM", val[1])] = inferred
             else:
                 out[val] = inferred
         return out
+
+    def _binds_receiver(self, func_id: str) -> bool:
+        """A method read through an instance (or ``super()``) gets the receiver as its first
+        argument; a staticmethod does not, nor ``__new__`` (an implicit staticmethod: the
+        class is passed explicitly, as in ``super().__new__(cls)``)."""
+        scope = self.scopes[func_id]
+        if scope.kind != "method" or scope.method_kind == "staticmethod":
+            return False
+        return scope.definition is None or scope.definition.name != "__new__"
 
     def _module_member(self, module: str, attr: str) -> Values | None:
         sub = f"{module}.{attr}"

@@ -312,6 +312,114 @@ def test_a_field_added_to_a_dataclass_or_named_tuple_breaks_its_constructor_call
     ]  # not Point3(1, 2, 3): its fields include its base's, which are not guessed
 
 
+UNBOUND = """\
+class Shape:
+    def __new__(cls, size):
+        return object.__new__(cls)
+
+    @staticmethod
+    def scale(x):
+        return x
+
+    @staticmethod
+    def shift(x):
+        return x
+
+    def grow(self):
+        return self.scale(1), self.shift(1)
+
+
+class Square(Shape):
+    def __new__(cls, size):
+        return super().__new__(cls, size)
+
+
+def use():
+    shape = Shape(1)
+    shape.scale(2)
+    shape.shift(2)
+    return Shape.shift(3)
+"""
+
+
+def test_a_staticmethod_or_new_read_through_an_instance_or_super_gets_no_receiver(repo: RepoBuilder) -> None:
+    repo.commit({"shapes.py": UNBOUND})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"shapes.py": UNBOUND.replace("def scale(x)", "def scale(x, *, k=0)")
+                 .replace("def shift(x)", "def shift(x, y)")
+                 .replace("def __new__(cls, size):\n        return object", "def __new__(cls, size, *, k=0):\n"
+                          "        return object")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["line"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("shapes.py::Shape::grow", 14, "shapes.py::Shape::shift", "missing required argument 'y'"),
+        ("shapes.py::use", 25, "shapes.py::Shape::shift", "missing required argument 'y'"),
+        ("shapes.py::use", 26, "shapes.py::Shape::shift", "missing required argument 'y'"),
+    ]  # scale(1), scale(2) and super().__new__(cls, size) still fit: neither gets a receiver
+
+
+DECORATED = """\
+import functools
+
+
+def with_db(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(None, *args, **kwargs)
+    return wrapper
+
+
+@with_db
+def query(db, sql):
+    return sql
+
+
+@functools.lru_cache
+def cached(key):
+    return key
+
+
+class Box:
+    @property
+    def handler(self):
+        return print
+
+
+def use():
+    return query("x"), Box().handler(1, 2), cached(1)
+"""
+
+
+def test_a_call_is_not_checked_against_a_def_that_does_not_receive_its_arguments(repo: RepoBuilder) -> None:
+    repo.commit({"lib.py": DECORATED})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"lib.py": DECORATED.replace("def query(db, sql)", "def query(db, sql, limit=None)")
+                 .replace("def handler(self)", "def handler(self) -> object")
+                 .replace("def cached(key)", "def cached(key, scope)")})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"] for c in report["changed"] if c["signature_changed"]} == {
+        "lib.py::query", "lib.py::Box::handler", "lib.py::cached"}
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::use", "lib.py::cached", "missing required argument 'scope'"),
+    ]  # the wrapper supplies query's db; Box().handler(1, 2) calls what the getter returns
+
+
+def test_a_keyword_for_an_argument_passed_by_position_and_a_stale_recursive_call_break(repo: RepoBuilder) -> None:
+    lib = "def walk(node):\n    return walk(node - 1) if node else 0\n\n\ndef pick(a, b):\n    return a\n\n\n" \
+          "def use():\n    return pick(1, b=2)\n"
+    repo.commit({"lib.py": lib})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"lib.py": lib.replace("def walk(node)", "def walk(node, depth)")
+                 .replace("def pick(a, b)", "def pick(b, a=None)")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["line"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::walk", 2, "lib.py::walk", "missing required argument 'depth'"),
+        ("lib.py::use", 10, "lib.py::pick", "got multiple values for argument 'b'"),
+    ]
+
+
 def test_removed_function_keeps_its_callers_impacted(shop: RepoBuilder) -> None:
     shop.commit({"pkg/util.py": UTIL.replace("def helper(x):\n    return x + 1\n\n\n", "")})
     report = diff(shop.path, "main..feature")
@@ -320,6 +428,20 @@ def test_removed_function_keeps_its_callers_impacted(shop: RepoBuilder) -> None:
     assert report["breaking"][0]["caller"] == "pkg/a.py::a"
     assert "removed" in report["breaking"][0]["reason"]
     assert report["tests"] == ["tests/test_b.py::test_b"]
+
+
+def test_a_removed_function_replaced_by_an_outside_one_of_that_name_is_not_breaking(repo: RepoBuilder) -> None:
+    use = "import logging\n\nimport log\n\n\ndef run():\n    log.info('x')\n    return 1\n\n\n" \
+          "def stay():\n    log.info('y')\n    logging.info('z')\n"
+    repo.commit({"log.py": "def info(msg):\n    print(msg)\n\n\ndef other():\n    return 0\n", "use.py": use})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"log.py": "def other():\n    return 0\n", "use.py": use.replace("log.info('x')", "logging.info('x')")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["log.py::info"] == "removed"
+    assert [(b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::stay", 12, "calls 'info', which was removed"),
+    ]  # run() calls logging.info now; stay()'s logging.info('z') was never the removed one
 
 
 def test_methods_and_relative_imports(repo: RepoBuilder) -> None:
