@@ -141,7 +141,7 @@ class Definition:
         return self.qualname.rsplit("::", 1)[0] if "::" in self.qualname else ""
 
 
-CallKind = Literal["call", "decorator", "operator", "attribute"]
+CallKind = Literal["call", "decorator", "operator", "attribute", "store"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +152,8 @@ class CallSite:
     definition, ``operator`` for protocol methods implied by syntax (``a + b``
     gives callee ``a.__add__``, ``with x`` gives ``x.__enter__``), and
     ``attribute`` for an attribute read that is not called (it is a call only
-    when it resolves to a property). Calls in dead code are not emitted.
+    when it resolves to a property), ``store`` for an assigned attribute (a call
+    only when it names a property: its setter runs). Calls in dead code are not emitted.
     """
 
     scope: str

@@ -11,7 +11,7 @@ from tree_sitter import Node
 from impactbot.extract._pyexpr import DOTTED_NAME
 from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
 from impactbot.extract._records import call_site
-from impactbot.model import CallSite
+from impactbot.model import CallKind, CallSite
 
 _BINARY = {
     "+": "__add__",
@@ -225,13 +225,17 @@ class CallFacts(FileState):
             previous, pending = child, None
 
     def _attributes(self) -> list[tuple[int, CallSite]]:
-        """Attribute reads that are not call targets, first per (scope, expr)."""
+        """Attribute reads that are not call targets, first per (scope, expr).
+
+        An assigned attribute counts too: assigning a property runs its setter,
+        which is the same symbol as the getter.
+        """
         expr, bounds, names, dead = self.x.expr, self.scopes.bounds, self.scopes.values, self.dead
-        skip, dotted, data = self.attr_stores, DOTTED_NAME.fullmatch, self.data
-        first: dict[tuple[str, str], tuple[int, Node]] = {}
+        skip, writes, dotted, data = self.attr_stores, self.attr_writes, DOTTED_NAME.fullmatch, self.data
+        first: dict[tuple[str, str, CallKind], tuple[int, Node]] = {}
         for node in self._caps("attr"):
             end = node.end_byte
-            if end in skip:
+            if end in skip and end not in writes:
                 continue
             start = node.start_byte
             if dead is not None and start in dead:
@@ -239,13 +243,14 @@ class CallFacts(FileState):
             callee = data[start:end].decode("ascii") if dotted(data, start, end) else expr(node)
             if callee is None:
                 continue
-            key = (names[bisect_right(bounds, start) - 1], callee)
+            kind: CallKind = "store" if end in writes else "attribute"
+            key = (names[bisect_right(bounds, start) - 1], callee, kind)
             known = first.get(key)
             if known is None or start < known[0]:
                 first[key] = (start, node)
         return [
-            ((start << 32) | (END - node.end_byte), call_site(scope, callee, node.start_point.row + 1, "attribute"))
-            for (scope, callee), (start, node) in first.items()
+            ((start << 32) | (END - node.end_byte), call_site(scope, callee, node.start_point.row + 1, kind))
+            for (scope, callee, kind), (start, node) in first.items()
         ]
 
 

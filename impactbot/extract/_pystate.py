@@ -231,6 +231,7 @@ class FileState:
         self.first_ops: dict[tuple[str, str], tuple[int, Node]] = {}
         self.bindings: list[tuple[int, Binding]] = []
         self.attr_stores: set[int] = set()
+        self.attr_writes: set[int] = set()  # stored attributes: they run a property's setter
         self.sub_stores: set[int] = set()
         self.sub_deletes: set[int] = set()
         self.sub_updates: set[int] = set()
@@ -293,6 +294,7 @@ class FileState:
         kind = node.kind_id
         if kind == self.e.attribute:
             self.attr_stores.add(node.end_byte)
+            self.attr_writes.add(node.end_byte)
         elif kind == self.e.subscript:
             self.sub_stores.add(node.end_byte)
         elif kind in self.e.targets:

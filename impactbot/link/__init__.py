@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from posixpath import basename, dirname
 from typing import Protocol
 
-from impactbot.link.python import COMMON_METHODS, Defn, Resolver, Target, parse_expr
+from impactbot.link.python import (
+    COMMON_METHODS,
+    INPLACE_FALLBACKS,
+    ITERATOR_NEXT,
+    Defn,
+    Resolver,
+    Target,
+    parse_expr,
+)
 from impactbot.model import (
     CONFIDENCE_ORDER,
     CallSite,
@@ -139,13 +147,39 @@ def site_flows(
             continue
         offset = 1 if t.bound else 0
         for i, arg in enumerate(args):
-            j = i + offset
-            if arg is not None and j < len(params) and params[j].kind in ("positional", "positional_only"):
-                out.append(((t.id, params[j].name), (arg, scope)))
-        for name, arg in site.kwargs:
-            if arg is not None:
+            name = _positional_param(params, i + offset, site.star)
+            if arg is not None and name is not None:
                 out.append(((t.id, name), (arg, scope)))
+        for keyword, arg in site.kwargs:
+            if arg is not None:
+                out.append(((t.id, _keyword_param(params, keyword)), (arg, scope)))
     return out
+
+
+def _positional_param(params: tuple[Param, ...], j: int, star: bool) -> str | None:
+    """The parameter the ``j``-th positional argument binds; ``args[]`` for an element of ``*args``.
+
+    After ``f(*xs, ...)`` the position of a later argument is unknown: it goes to no ``*args``.
+    """
+    if j < len(params) and params[j].kind in ("positional", "positional_only"):
+        return params[j].name
+    if star:
+        return None
+    for p in params[: j + 1]:
+        if p.kind == "var_positional":
+            return p.name + "[]"
+    return None
+
+
+def _keyword_param(params: tuple[Param, ...], keyword: str) -> str:
+    """The parameter a keyword argument binds; ``kwargs[]`` for a value of ``**kwargs``."""
+    var_keyword = None
+    for p in params:
+        if p.name == keyword and p.kind in ("positional", "keyword_only"):
+            return keyword
+        if p.kind == "var_keyword":
+            var_keyword = p.name + "[]"
+    return var_keyword or keyword
 
 
 class SiteWatch(Protocol):
@@ -277,10 +311,12 @@ class _Linker:
         scope = symbol_id(path, site.scope)
         if site.callee is None:
             return [], "unknown" if site.kind == "call" else "external"
-        if site.kind == "attribute" and self._last_name(site.callee) not in self.property_names:
+        if site.kind in ("attribute", "store") and self._last_name(site.callee) not in self.property_names:
             return [], "external"
-        if site.kind == "operator" and self._last_name(site.callee) not in self.methods_by_name:
-            return [], "external"
+        if site.kind == "store":
+            return self.r.setters(site.callee, scope, site.line), "ok"
+        if site.kind == "operator":
+            return self._resolve_operator(site.callee, scope, site.line)
         vals = self.r.resolve_at(site.callee, scope, site.line)
         if vals is None:
             return [], "dangling"
@@ -298,6 +334,28 @@ class _Linker:
         if any(v[0] in ("X", "B", "L", "G", "M") for v in vals):
             return [], "external"
         return [], "unknown"
+
+    def _resolve_operator(self, callee: str, scope: str, line: int) -> tuple[list[Target], str]:
+        """A protocol method implied by syntax, with the fallbacks Python applies to it."""
+        name = self._last_name(callee)
+        fallback = INPLACE_FALLBACKS.get(name or "")
+        then = ITERATOR_NEXT.get(name or "")
+        defined = self.methods_by_name
+        if name not in defined and fallback not in defined and then not in defined:
+            return [], "external"
+        vals = self.r.resolve_at(callee, scope, line) if name in defined else {}
+        if vals is None:
+            return [], "dangling"
+        targets = list(self.r.targets(vals))
+        if fallback is not None and not targets and fallback in defined:
+            # no in-place method: `a += b` runs `a = a + b`
+            vals = self.r.resolve_at(callee[: -len(name or "")] + fallback, scope, line) or {}
+            targets = list(self.r.targets(vals))
+        if then is not None and then in defined:
+            targets.extend(self.r.iterator_next(callee, scope, line))
+        if targets:
+            return targets, "ok"
+        return [], "external" if any(v[0] in ("X", "B", "L", "G", "M") for v in vals) else "unknown"
 
     def _record_flow(self, path: str, site: CallSite, targets: Sequence[Target]) -> None:
         if not site.args and not site.kwargs:

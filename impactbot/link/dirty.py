@@ -21,7 +21,7 @@ from posixpath import basename
 
 from impactbot.link import is_test_file
 from impactbot.link.modules import ModuleIndex
-from impactbot.link.python import Defn, Moved, Resolver, Scope, parse_expr
+from impactbot.link.python import INPLACE_FALLBACKS, ITERATOR_NEXT, Defn, Moved, Resolver, Scope, parse_expr
 from impactbot.model import Binding, FileFacts, Import
 
 Read = tuple[str, str]  # what resolution read: (scope id, class id or marker; name or marker)
@@ -207,6 +207,10 @@ def named_by_site(facts: FileFacts) -> set[str]:
             attrs = [op[1:] for op in ops if op.startswith(".")]
             if attrs:
                 out.add(attrs[-1])
+                # an operator site also depends on the method Python falls back to or calls next
+                for also in (INPLACE_FALLBACKS.get(attrs[-1]), ITERATOR_NEXT.get(attrs[-1])):
+                    if also is not None:
+                        out.add(also)
     return out
 
 

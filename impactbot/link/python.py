@@ -63,6 +63,18 @@ BUILTIN_DUNDERS: dict[str, tuple[str, ...]] = {
     "float": ("__float__",), "round": ("__round__",), "dir": ("__dir__",),
     "sorted": ("__iter__",), "list": ("__iter__",), "tuple": ("__iter__",), "set": ("__iter__",),
 }
+# An augmented assignment falls back to the binary operator when the class has no
+# in-place method (`total += price` runs `Money.__add__`).
+INPLACE_FALLBACKS: dict[str, str] = {
+    f"__i{op}__": f"__{op}__"
+    for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow",
+               "lshift", "rshift", "and", "xor", "or")
+}
+# Iterating (a for loop, a comprehension) calls the iterator's next method on what
+# the iteration method returned.
+ITERATOR_NEXT: dict[str, str] = {"__iter__": "__next__", "__aiter__": "__anext__"}
+# Builtins that iterate their first argument to the end.
+CONSUMING_BUILTINS = frozenset({"sorted", "list", "tuple", "set"})
 # Methods of builtin types and of much-used standard library objects: a call such
 # as `name.lower()` is far more likely to reach str than the one repository method
 # that happens to share the name.
@@ -627,7 +639,9 @@ class Resolver:
             return found
         if kind == "P":
             hit = self.class_member(val[1], attr, start=1)
-            return self._bind(hit[0], True) if hit else {}
+            found = self._bind(hit[0], True) if hit else {}
+            _merge(found, self._super_dispatch(val[1], attr), True)
+            return found
         if kind == "R":
             key = ("R." + attr, val[1])
             if key in self._active:  # a property returning itself, directly or not
@@ -653,6 +667,31 @@ class Resolver:
                 _merge(out, self._bind(hit[0], True), True)
             if len(out) > MAX_VALUES:
                 return {}  # dispatch to that many classes says nothing: keep the declared one only
+        return out
+
+    def _super_dispatch(self, class_id: str, attr: str) -> Values:
+        """What ``super().attr`` in ``class_id`` reaches on instances of its subclasses.
+
+        ``super()`` continues along the MRO of the instance's class, which for a
+        subclass joining a diamond or a mixin holds other classes after this one.
+        """
+        out: Values = {}
+        if self._building_subclasses:
+            self.truncated = True
+            return out
+        own = self.mro(class_id)[1:]
+        seen = {own}
+        for sub in self.subclasses().get(class_id, ()):
+            mro = self.mro(sub)
+            tail = mro[mro.index(class_id) + 1 :]
+            if tail in seen:
+                continue
+            seen.add(tail)
+            hit = self.class_member(sub, attr, start=len(mro) - len(tail))
+            if hit is not None and hit[1] is not None:
+                _merge(out, self._bind(hit[0], True), True)
+            if len(out) > MAX_VALUES:
+                return {}  # that many says nothing: keep what the class's own MRO gives
         return out
 
     def subclasses(self) -> dict[str, list[str]]:
@@ -845,6 +884,36 @@ class Resolver:
             if val[0] in ("I", "IS"):
                 for dunder in dunders:
                     yield from self._dunder_targets(val[1], dunder, True)
+        if site.callee in CONSUMING_BUILTINS and site.args[0]:
+            yield from self.iterator_next(site.args[0] + ".__iter__", scope_id, site.line)
+
+    def setters(self, expr: str, scope_id: str, line: int) -> list[Target]:
+        """The properties whose setter assigning ``expr`` (``obj.attr``) runs.
+
+        Only a property of the object's class (or, through ``self``, of a subclass)
+        counts, not a property read that the attribute's stored value came from;
+        a cached_property is not a data descriptor: assigning it calls nothing.
+        """
+        head, _, attr = expr.rpartition(".")
+        vals = self.resolve_at(head, scope_id, line) if head else None
+        out: list[Target] = []
+        for val, inferred in (vals or {}).items():
+            if val[0] not in ("I", "IS"):  # `Cls.attr = v` replaces the property instead
+                continue
+            for got, inf in (self.member(val, attr) or {}).items():
+                scope = self.scopes.get(got[1]) if got[0] == "R" else None
+                if scope is None or scope.definition is None or scope.definition.name != attr:
+                    continue
+                if "cached_property" not in {_decorator_name(d) for d in scope.decorators}:
+                    out.append(Target(got[1], inferred or inf, True))
+        return out
+
+    def iterator_next(self, iter_call: str, scope_id: str, line: int) -> Iterator[Target]:
+        """What iterating runs after ``iter_call`` (``x.__iter__``): the ``__next__`` of its result."""
+        name = iter_call.rsplit(".", 1)[-1]
+        vals = self.resolve_at(f"{iter_call}().{ITERATOR_NEXT[name]}", scope_id, line) or {}
+        for t in self.targets(vals):
+            yield Target(t.id, True, t.bound)
 
 
 # Reading a container through its methods yields what was stored in it.

@@ -612,6 +612,17 @@ def test_attribute_reads_that_are_not_called_are_sites() -> None:
     assert sites(source) == [("save", "self.repo.save", 2)]
 
 
+def test_assigned_attributes_are_store_sites() -> None:
+    source = """
+        def save(self, other):
+            self.cache = {}
+            self.cache = []
+            other.a.b = 1
+            self.count += 1
+        """
+    assert sites(source, "store") == [("save", "self.cache", 2), ("save", "other.a.b", 4)]
+
+
 def test_attribute_sites_include_every_prefix_of_a_chain() -> None:
     assert sites("x = a.b.c\n", "attribute") == [("", "a.b.c", 1), ("", "a.b", 1)]
 
