@@ -351,7 +351,8 @@ class _Linker:
             # no in-place method: `a += b` runs `a = a + b`
             vals = self.r.resolve_at(callee[: -len(name or "")] + fallback, scope, line) or {}
             targets = list(self.r.targets(vals))
-        if then is not None and then in defined:
+        if then is not None and then in defined and targets:
+            # only an in-repository __iter__ can return an iterator with a __next__ of ours
             targets.extend(self.r.iterator_next(callee, scope, line))
         if targets:
             return targets, "ok"

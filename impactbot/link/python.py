@@ -880,11 +880,15 @@ class Resolver:
         dunders = BUILTIN_DUNDERS.get(site.callee, ())
         if not dunders or not site.args:
             return
+        found = False
         for val in self.resolve(site.args[0], scope_id) or {}:
             if val[0] in ("I", "IS"):
                 for dunder in dunders:
-                    yield from self._dunder_targets(val[1], dunder, True)
-        if site.callee in CONSUMING_BUILTINS and site.args[0]:
+                    for target in self._dunder_targets(val[1], dunder, True):
+                        found = True
+                        yield target
+        # without an in-repository __iter__ the iterator is a builtin one: nothing to follow
+        if found and site.callee in CONSUMING_BUILTINS and site.args[0]:
             yield from self.iterator_next(site.args[0] + ".__iter__", scope_id, site.line)
 
     def setters(self, expr: str, scope_id: str, line: int) -> list[Target]:
