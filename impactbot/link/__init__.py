@@ -350,13 +350,18 @@ class _Linker:
         if fallback is not None and not targets and fallback in defined:
             # no in-place method: `a += b` runs `a = a + b`
             vals = self.r.resolve_at(callee[: -len(name or "")] + fallback, scope, line) or {}
-            targets = list(self.r.targets(vals))
+            # unless a builtin base has the in-place method (`list.__iadd__` before `__add__`)
+            targets = [t for t in self.r.targets(vals) if not self._builtin_inplace(t.id, name or "")]
         if then is not None and then in defined and targets:
             # only an in-repository __iter__ can return an iterator with a __next__ of ours
             targets.extend(self.r.iterator_next(callee, scope, line))
         if targets:
             return targets, "ok"
         return [], "external" if any(v[0] in ("X", "B", "L", "G", "M") for v in vals) else "unknown"
+
+    def _builtin_inplace(self, method_id: str, name: str) -> bool:
+        owner = self.r.scopes[method_id].owner_class if method_id in self.r.scopes else None
+        return owner is not None and self.r.builtin_defines(owner, name)
 
     def _record_flow(self, path: str, site: CallSite, targets: Sequence[Target]) -> None:
         if not site.args and not site.kwargs:

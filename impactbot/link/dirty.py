@@ -57,6 +57,12 @@ def _attrs(r: Resolver, class_id: str) -> dict[str, list[tuple[object, ...]]]:
     return {attr: [(*_source_key(b), where) for b, where in found] for attr, found in table.items()}
 
 
+def _settable(r: Resolver, class_id: str) -> set[str]:
+    """Names of the class's properties that have a setter."""
+    prefix = class_id + "::"
+    return {p[len(prefix) :] for p in r.setter_props if p.startswith(prefix) and "::" not in p[len(prefix) :]}
+
+
 def _ancestors(scopes: Mapping[str, Scope], sid: str) -> Iterable[str]:
     scope = scopes.get(sid)
     while scope is not None and scope.parent:
@@ -139,6 +145,8 @@ def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, ne
     changed = {name for name in on.keys() | nn.keys() if on.get(name) != nn.get(name)}
     op, np = (set(o.params) if o else set()), (set(n.params) if n else set())
     changed |= op ^ np
+    if scope.kind == "class":  # a property given or denied a setter: assigning it calls another way
+        changed |= _settable(old.r, sid) ^ _settable(new.r, sid)
     out.reads |= {(sid, name) for name in changed}
     if "*" in changed:
         out.lookups.add(sid)  # a name not bound here is looked up in the star-imported modules

@@ -223,6 +223,7 @@ class Resolver:
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self._mro: dict[str, tuple[str, ...]] = {}
+        self.setter_props: set[str] = set()  # properties with an ``@x.setter``: assigning them calls it
         self.touched_param = False
         self.truncated = False
         for path in sorted(facts):
@@ -236,6 +237,11 @@ class Resolver:
     def _index_file(self, path: str, facts: FileFacts) -> None:
         for d in facts.definitions:
             self._add_scope(path, d)
+        for site in facts.calls:
+            # `@x.setter` in a class body: the property x of that class can be assigned
+            if site.kind == "decorator" and site.scope and site.callee and site.callee.endswith(".setter"):
+                name = site.callee[: -len(".setter")].rsplit(".", 1)[-1]
+                self.setter_props.add(symbol_id(path, f"{site.scope}::{name}"))
         for b in facts.bindings:
             self._add_binding(path, b)
         for imp in facts.imports:
@@ -674,6 +680,10 @@ class Resolver:
 
         ``super()`` continues along the MRO of the instance's class, which for a
         subclass joining a diamond or a mixin holds other classes after this one.
+        A subclass whose own bases are a guess (a base name bound to several classes:
+        a loop variable, a try/except import, a name rebound later in the module)
+        says nothing about that order; a builtin base (``int``, ``dict``) that defines
+        ``attr`` answers before the classes after it.
         """
         out: Values = {}
         if self._building_subclasses:
@@ -683,16 +693,62 @@ class Resolver:
         seen = {own}
         for sub in self.subclasses().get(class_id, ()):
             mro = self.mro(sub)
-            tail = mro[mro.index(class_id) + 1 :]
+            at = mro.index(class_id)
+            tail = mro[at + 1 :]
             if tail in seen:
                 continue
             seen.add(tail)
-            hit = self.class_member(sub, attr, start=len(mro) - len(tail))
-            if hit is not None and hit[1] is not None:
-                _merge(out, self._bind(hit[0], True), True)
+            if any(self._guessed_bases(cls) for cls in mro[:at]):
+                continue
+            hit = self.class_member(sub, attr, start=at + 1)
+            if hit is None or hit[1] is None or self._builtin_first(mro[at : mro.index(hit[1])], hit[1], attr):
+                continue
+            _merge(out, self._bind(hit[0], True), True)
             if len(out) > MAX_VALUES:
                 return {}  # that many says nothing: keep what the class's own MRO gives
         return out
+
+    def _base_values(self, class_id: str) -> list[Values]:
+        """What each base expression of a class resolves to."""
+        scope = self.scopes.get(class_id)  # None for an outside base's marker
+        if scope is None or scope.definition is None:
+            return []
+        return [self.resolve(base, scope.parent or class_id) or {} for base in scope.definition.bases]
+
+    def _guessed_bases(self, class_id: str) -> bool:
+        """Some base expression of the class names more than one class or builtin."""
+        for vals in self._base_values(class_id):
+            found = [v for v in vals if v[0] in ("X", "B") or (v[0] == "S" and self.scopes[v[1]].kind == "class")]
+            if len(found) > 1:
+                return True
+        return False
+
+    def _builtin_bases(self, class_id: str) -> set[str]:
+        """Builtin classes a class names as bases, ``object`` aside (it comes last in every MRO)."""
+        out: set[str] = set()
+        for vals in self._base_values(class_id):
+            for v in vals:
+                if v[0] == "B" and v[1] != "object" and isinstance(getattr(builtins, v[1], None), type):
+                    out.add(v[1])
+        return out
+
+    def _builtin_first(self, between: tuple[str, ...], hit: str, attr: str) -> bool:
+        """Whether a builtin base of a class in ``between`` defines ``attr`` and so comes
+        before ``hit`` in the MRO (which the in-repository MRO leaves out): unless ``hit``
+        itself derives from that builtin, C3 puts it right after the classes naming it."""
+        shadows = {
+            b for cls in between if not cls.startswith("X:") for b in self._builtin_bases(cls)
+            if hasattr(getattr(builtins, b), attr)
+        }
+        if not shadows:
+            return False
+        ancestry = self.mro(hit) if hit else ()
+        below = {b for cls in ancestry if not cls.startswith("X:") for b in self._builtin_bases(cls)}
+        return bool(shadows - below)
+
+    def builtin_defines(self, class_id: str, attr: str) -> bool:
+        """Whether a builtin base in the class's ancestry defines ``attr`` (``list.__iadd__``)."""
+        return self._builtin_first(self.mro(class_id), "", attr) if class_id in self.scopes else False
 
     def subclasses(self) -> dict[str, list[str]]:
         """class id -> every in-repository class that has it in its MRO (not itself)."""
@@ -894,23 +950,57 @@ class Resolver:
     def setters(self, expr: str, scope_id: str, line: int) -> list[Target]:
         """The properties whose setter assigning ``expr`` (``obj.attr``) runs.
 
-        Only a property of the object's class (or, through ``self``, of a subclass)
-        counts, not a property read that the attribute's stored value came from;
-        a cached_property is not a data descriptor: assigning it calls nothing.
+        Only a property that the object's class (or, through ``self``, a subclass)
+        has as a class attribute counts: not a property read that the attribute's
+        stored value came from, nor one without an ``@attr.setter`` (assigning it
+        raises, or a ``__setattr__`` takes it), nor a cached_property (not a data
+        descriptor: assigning it calls nothing).
         """
         head, _, attr = expr.rpartition(".")
         vals = self.resolve_at(head, scope_id, line) if head else None
-        out: list[Target] = []
+        found: dict[str, bool] = {}
         for val, inferred in (vals or {}).items():
             if val[0] not in ("I", "IS"):  # `Cls.attr = v` replaces the property instead
                 continue
-            for got, inf in (self.member(val, attr) or {}).items():
-                scope = self.scopes.get(got[1]) if got[0] == "R" else None
-                if scope is None or scope.definition is None or scope.definition.name != attr:
+            if self.scopes[val[1]].kind != "class":
+                continue
+            own = self._class_property(val[1], attr)
+            if own is not None:
+                found[own] = found.get(own, True) and inferred
+            if val[0] == "IS":
+                subs: dict[str, bool] = {}
+                for sub in self.subclasses().get(val[1], ()):
+                    prop = self._class_property(sub, attr)
+                    if prop is not None and prop != own:
+                        subs[prop] = True
+                if len(subs) <= MAX_VALUES:
+                    for prop in subs:
+                        found.setdefault(prop, True)
+        return [Target(prop, inferred, True) for prop, inferred in found.items()]
+
+    def _class_property(self, class_id: str, attr: str) -> str | None:
+        """The settable property ``attr`` is on the class, if it is one.
+
+        A data descriptor wins over the instance's own attributes, so the lookup
+        walks the MRO's class bodies only (``self.srid = v`` in a subclass still runs
+        the base's setter).
+        """
+        for cls in self.mro(class_id):
+            if cls.startswith("X:"):
+                return None
+            if attr not in self.scopes[cls].names:
+                continue
+            hit = self.class_member(cls, attr)
+            for val in hit[0] if hit is not None else {}:
+                scope = self.scopes.get(val[1]) if val[0] == "S" else None
+                if scope is None or scope.method_kind != "property" or scope.parent != cls:
                     continue
-                if "cached_property" not in {_decorator_name(d) for d in scope.decorators}:
-                    out.append(Target(got[1], inferred or inf, True))
-        return out
+                if "cached_property" in {_decorator_name(d) for d in scope.decorators}:
+                    continue
+                if val[1] in self.setter_props:
+                    return val[1]
+            return None
+        return None
 
     def iterator_next(self, iter_call: str, scope_id: str, line: int) -> Iterator[Target]:
         """What iterating runs after ``iter_call`` (``x.__iter__``): the ``__next__`` of its result."""
