@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from impactbot.extract._pystate import dotted_text, text_of
 from impactbot.model import Param, ParamKind, Signature
 
 # Decorators that generate __init__ from annotated fields (last dotted part, and
@@ -128,7 +129,7 @@ def _field_options(value: Node) -> dict[str, str] | None:
     if value.type != "call":
         return None
     function = value.child_by_field_name("function")
-    if _text(function).replace(" ", "") not in _FIELD_CALLS:
+    if function is None or dotted_text(function) not in _FIELD_CALLS:
         return None
     return keyword_arguments(value)
 
@@ -144,4 +145,4 @@ def keyword_arguments(call: Node) -> dict[str, str]:
 
 
 def _text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
+    return text_of(node) if node is not None else ""

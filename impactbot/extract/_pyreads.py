@@ -15,6 +15,7 @@ from hashlib import blake2b
 from tree_sitter import Node, Query, QueryCursor
 
 from impactbot.extract._pygrammar import grammar
+from impactbot.extract._pystate import dotted_text, text_of
 
 # Blocks a module-level binding can sit in (`try: import x`, `if PY2: X = 1`).
 _NESTING = frozenset({
@@ -85,7 +86,7 @@ def class_names(data: bytes) -> dict[str, dict[str, str]]:
             name, body = definition.child_by_field_name("name"), definition.child_by_field_name("body")
             if name is None:
                 continue
-            qualname = prefix + _text(name)
+            qualname = prefix + text_of(name)
             if definition.type == "class_definition" and body is not None:
                 out[qualname] = _fingerprints(body)
             if body is not None:
@@ -188,7 +189,7 @@ def _assigned(expr: Node) -> list[str]:
 
 def _target_names(target: Node) -> list[str]:
     if target.type == "identifier":
-        return [_text(target)]
+        return [text_of(target)]
     if target.type in _PATTERNS:
         return [n for child in target.named_children for n in _target_names(child)]
     return []  # `obj.attr = ...`, `table[key] = ...` rebind no name
@@ -200,16 +201,16 @@ def _imported(statement: Node) -> list[tuple[str, str]]:
     module_node = statement.child_by_field_name("module_name")
     prefix = ""
     if module_node is not None and statement.type == "import_from_statement":
-        prefix = "".join(_text(module_node).split()) + ":"
+        prefix = dotted_text(module_node) + ":"
     for child in statement.named_children:
         if child == module_node:
             continue
         if child.type == "aliased_import":
             name, alias = child.child_by_field_name("name"), child.child_by_field_name("alias")
             if name is not None and alias is not None:
-                out.append((_text(alias), prefix + _text(name) + " as"))
+                out.append((text_of(alias), prefix + text_of(name) + " as"))
         elif child.type == "dotted_name":
-            text = _text(child)
+            text = text_of(child)
             out.append((text.rsplit(".", 1)[-1], prefix + text) if prefix else (text.split(".", 1)[0], text))
     return out
 
@@ -266,9 +267,9 @@ def name_reads(data: bytes, names: Collection[str]) -> list[tuple[str, int]]:
         if parent.type == "attribute" and parent.child_by_field_name("attribute") == node:
             obj = parent.child_by_field_name("object")
             if obj is not None and obj.type in ("identifier", "attribute") and not _is_store(parent):
-                out.append((f"{_text(obj).replace(' ', '')}.{_text(node)}", line))
+                out.append((f"{dotted_text(obj)}.{text_of(node)}", line))
             continue
-        out.append((_text(node), line))
+        out.append((text_of(node), line))
     out.sort(key=lambda use: (use[1], use[0]))
     return out
 
@@ -291,7 +292,3 @@ def _is_store(node: Node) -> bool:
         return False
     field = _STORE_FIELDS.get(parent.type)
     return field is not None and parent.child_by_field_name(field) == child
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", "replace")
