@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from impactbot.extract import writes_init
-from impactbot.link.python import PROPERTY_DECORATORS, TRANSPARENT_DECORATORS
+from impactbot.link import receives_call_arguments
 from impactbot.model import (
     CONFIDENCE_ORDER,
     Breaking,
     CallSite,
     ChangedSymbol,
     Confidence,
-    Definition,
     FileFacts,
     Hub,
     Impact,
@@ -278,23 +276,11 @@ def breaking_calls(
 
 
 def _takes_call_arguments(target: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:
-    """Whether the calls that reach ``target`` pass it their own arguments, so that its
-    signature says which of them fit. Not so for a property getter (``obj.handler(1)``
-    calls what the getter returns), nor under a decorator that may put something else in
-    its place (a wrapper taking ``*args, **kwargs`` may supply or drop arguments; when the
-    wrapper is in the repository, its own calls are checked against it instead)."""
+    """Whether the calls that reach ``target`` pass it their own arguments (see
+    :func:`impactbot.link.receives_call_arguments`)."""
     facts = head_facts.get(target.path)
     definition = facts.definition(target.qualname) if facts is not None else None
-    return definition is None or all(_keeps_signature(d, definition) for d in definition.decorators)
-
-
-def _keeps_signature(decorator: str, definition: Definition) -> bool:
-    """Whether callers of ``definition`` still see its own signature under ``decorator``."""
-    if definition.kind == "class" and writes_init(decorator):
-        return True  # what wrote the signature
-    name = (decorator[:-2] if decorator.endswith("()") else decorator).rsplit(".", 1)[-1]
-    is_property = name in PROPERTY_DECORATORS or name in ("setter", "getter", "deleter")
-    return name in TRANSPARENT_DECORATORS and not is_property
+    return definition is None or receives_call_arguments(definition)
 
 
 # Calling a class runs __new__ and __init__, calling an instance runs __call__:

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from posixpath import basename, dirname
 from typing import Protocol
 
+from impactbot.extract import writes_init
 from impactbot.link.python import (
     COMMON_METHODS,
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
+    PROPERTY_DECORATORS,
+    TRANSPARENT_DECORATORS,
     Defn,
     Resolver,
     Target,
@@ -501,6 +504,26 @@ class _Linker:
             if not directory:
                 return None
             directory = dirname(directory)
+
+
+def receives_call_arguments(definition: Definition) -> bool:
+    """Whether a call that reaches ``definition`` passes it the call's own arguments.
+
+    Not so for a property getter (``obj.handler(1)`` calls what the getter returns),
+    nor under a decorator that may put something else in its place (a wrapper
+    taking ``*args, **kwargs`` may supply or drop arguments). Transparent
+    decorators keep the signature, and so does the dataclass or attrs decorator
+    that wrote a class's ``__init__``.
+    """
+    return all(_keeps_signature(d, definition) for d in definition.decorators)
+
+
+def _keeps_signature(decorator: str, definition: Definition) -> bool:
+    if definition.kind == "class" and writes_init(decorator):
+        return True  # what wrote the signature
+    name = (decorator[:-2] if decorator.endswith("()") else decorator).rsplit(".", 1)[-1]
+    is_property = name in PROPERTY_DECORATORS or name in ("setter", "getter", "deleter")
+    return name in TRANSPARENT_DECORATORS and not is_property
 
 
 def link(facts: Mapping[str, FileFacts]) -> LinkedGraph:
