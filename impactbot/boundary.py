@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 import traceback
 from collections.abc import Iterator
@@ -16,8 +15,6 @@ EXIT_GATE = 1  # a --fail-on threshold tripped
 EXIT_USAGE = 2  # bad arguments, configuration or input
 EXIT_FAILED = 3  # could not analyse
 EXIT_INTERRUPTED = 130
-
-log = logging.getLogger(__name__)
 
 
 @dataclass

@@ -27,12 +27,10 @@ import contextlib
 import dataclasses
 import hashlib
 import io
-import logging
 import os
 import pickle
 import sqlite3
 import sys
-import tempfile
 import threading
 import time
 import zlib
@@ -40,12 +38,21 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from impactbot import model
 from impactbot.model import FileFacts, LinkedGraph, Report
 
-logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
+
+def _logger() -> logging.Logger:
+    # imported on first use: a run answered from the cache logs nothing, and
+    # start-up time is most of such a run
+    import logging
+
+    return logging.getLogger(__name__)
 
 CACHE_SCHEMA = 1
 """Bump when the tables or the serialisation change: such a database is wiped."""
@@ -263,7 +270,7 @@ def _ensure_schema(db: sqlite3.Connection, path: Path) -> None:
             for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         ]
         if names:
-            logger.warning(
+            _logger().warning(
                 "The impactbot cache %s was written by another version (schema %s); starting a new one.",
                 path,
                 found or "unknown",
@@ -304,7 +311,7 @@ def _open_database(path: Path, timeout: float) -> sqlite3.Connection:
 
 
 def _warn_corrupt(path: Path | None, exc: sqlite3.Error) -> None:
-    logger.warning("The impactbot cache %s is corrupt (%s); starting a new one.", path, exc)
+    _logger().warning("The impactbot cache %s is corrupt (%s); starting a new one.", path, exc)
 
 
 def _discard(path: Path) -> None:
@@ -328,6 +335,8 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    import tempfile  # only writers of a file need it
+
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as file:
@@ -411,7 +420,7 @@ class Cache:
             if _prepare_directory(Path(directory), create):
                 db = _connect(path, timeout)
         except (OSError, sqlite3.Error) as exc:
-            logger.warning(
+            _logger().warning(
                 "Cannot use the impactbot cache in %s (%s); continuing without a cache.",
                 directory,
                 exc,
@@ -472,7 +481,7 @@ class Cache:
         try:
             rows = [(model, key, _pack_vector(vector)) for key, vector in items.items()]
         except (TypeError, ValueError, OverflowError) as exc:
-            logger.warning("Cannot cache embeddings of %s (%s); skipping them.", model, exc)
+            _logger().warning("Cannot cache embeddings of %s (%s); skipping them.", model, exc)
             return
         self._write((_INSERT_EMBEDDINGS, rows))
 
@@ -558,7 +567,7 @@ class Cache:
             except CorruptEntry:
                 corrupt += 1
         if corrupt:
-            logger.warning(
+            _logger().warning(
                 "%d entries of the impactbot cache %s could not be decoded; recomputing them.",
                 corrupt,
                 self.path,
@@ -567,7 +576,7 @@ class Cache:
 
     def _recover(self, action: str, exc: sqlite3.Error) -> None:
         if not _is_corruption(exc):
-            logger.warning(
+            _logger().warning(
                 "Could not %s the impactbot cache %s (%s); carrying on without it.",
                 action,
                 self.path,
@@ -583,7 +592,7 @@ class Cache:
             try:
                 self._db = _open_database(self.path, self._timeout)
             except sqlite3.Error as again:
-                logger.warning("Cannot recreate the impactbot cache %s (%s).", self.path, again)
+                _logger().warning("Cannot recreate the impactbot cache %s (%s).", self.path, again)
 
 
 def _decode_facts(data: bytes) -> FileFacts:
@@ -604,7 +613,7 @@ def _encode_all(items: Iterable[tuple[K, object]]) -> list[tuple[K, bytes]]:
         try:
             encoded.append((key, encode(value)))
         except Exception as exc:  # an unpicklable value is a bug to report, not a failed run
-            logger.warning("Cannot cache the entry %s (%s); skipping it.", key, exc)
+            _logger().warning("Cannot cache the entry %s (%s); skipping it.", key, exc)
     return encoded
 
 
@@ -633,4 +642,4 @@ def _delete_entries(db: sqlite3.Connection) -> None:
         db.execute("VACUUM")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.OperationalError as exc:
-        logger.info("Could not compact the impactbot cache (%s).", exc)
+        _logger().info("Could not compact the impactbot cache (%s).", exc)

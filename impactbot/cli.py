@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import logging
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -26,7 +25,6 @@ from impactbot.git import GitRepository
 from impactbot.model import Report, Revision
 
 FORMATS = ("text", "markdown", "json")
-log = logging.getLogger("impactbot")
 
 
 # ------------------------------------------------------------------ settings
@@ -385,7 +383,8 @@ def run() -> NoReturn:
     output is flushed and the operating system takes the memory back at once.
     """
     code = main()
-    logging.shutdown()
+    if "logging" in sys.modules:  # flush what handlers hold, if anything logged
+        sys.modules["logging"].shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a reader that went away (`| head`)
             stream.flush()

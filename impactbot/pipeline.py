@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -43,8 +42,6 @@ if TYPE_CHECKING:
 # Linking, the process pool, incremental linking and paired linking are imported
 # where they are used: a run answered from the cache needs none of them (start-up
 # is measured).
-
-log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 2_000_000  # generated or vendored blobs; parsing them says nothing
 

@@ -7,7 +7,6 @@ runner provides them.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import sys
@@ -17,8 +16,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from impactbot.errors import UsageError
-
-logger = logging.getLogger(__name__)
 
 # GitHub drops a step's summary larger than 1 MiB and shows an error instead.
 SUMMARY_LIMIT = 1_048_576
@@ -83,7 +80,9 @@ def write_step_summary(markdown: str, environ: Mapping[str, str]) -> bool:
         room = SUMMARY_LIMIT - used - 1
         text = _fit_summary(markdown, room)
         if text is None:
-            logger.warning("the job summary already holds %d bytes; not adding impactbot's", used)
+            import logging  # rare: not worth its import on every run
+
+            logging.getLogger(__name__).warning("the job summary already holds %d bytes; not adding impactbot's", used)
             return False
         with path.open("a", encoding="utf-8", newline="") as handle:
             handle.write(text)
