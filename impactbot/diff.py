@@ -30,6 +30,11 @@ def signature_changed(old: Signature | None, new: Signature | None) -> bool:
     return old != new
 
 
+def _signatures_changed(old: Symbol, new: Symbol) -> bool:
+    """The signature differs, or one of those a redefinition in a branch gives the name."""
+    return signature_changed(old.signature, new.signature) or old.variants != new.variants
+
+
 def changed_symbols(changes: ChangeSet, base: LinkedGraph, head: LinkedGraph) -> tuple[ChangedSymbol, ...]:
     """Every added, modified, removed or renamed symbol, in file then line order."""
     old_paths = {f.old_path or f.path for f in changes.files if f.status != "added"}
@@ -41,7 +46,20 @@ def changed_symbols(changes: ChangeSet, base: LinkedGraph, head: LinkedGraph) ->
         old = before.get(f.old_path or f.path, {}) if f.status != "added" else {}
         new = after.get(f.path, {}) if f.status != "deleted" else {}
         out.extend(_compare_file(old, new, renamed_from=f.old_path if f.status == "renamed" else None))
+    out.extend(_changed_inits(base, head, old_paths | new_paths))
     return tuple(_moves(out))
+
+
+def _changed_inits(base: LinkedGraph, head: LinkedGraph, touched: set[str]) -> list[ChangedSymbol]:
+    """Classes of files the change left alone whose __init__ changed all the same: a
+    dataclass inheriting fields from a dataclass that gained or lost one."""
+    before = {s.id: s for s in base.symbols if s.kind == "class" and s.path not in touched}
+    out = []
+    for sym in head.symbols:
+        prev = before.get(sym.id) if sym.kind == "class" else None
+        if prev is not None and prev.signature != sym.signature:
+            out.append(ChangedSymbol(sym, "modified", signature_changed=True, old_signature=prev.signature))
+    return sorted(out, key=lambda c: (c.symbol.path, c.symbol.line))
 
 
 def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
@@ -71,7 +89,7 @@ def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
             out.append(c)
         else:
             out.append(ChangedSymbol(c.symbol, "renamed", old_id=prev.id, old_signature=prev.signature,
-                                     signature_changed=signature_changed(prev.signature, c.symbol.signature)))
+                                     signature_changed=_signatures_changed(prev, c.symbol)))
     return out
 
 
@@ -84,7 +102,7 @@ def _compare_file(
         if prev is None:
             out.append(ChangedSymbol(sym, "added"))
             continue
-        sig = signature_changed(prev.signature, sym.signature)
+        sig = _signatures_changed(prev, sym)
         if renamed_from is not None:
             out.append(
                 ChangedSymbol(

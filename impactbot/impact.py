@@ -260,7 +260,7 @@ def breaking_calls(
                 continue
             if _implied(call.site.callee, c.symbol):
                 continue  # `len(x)` runs `x.__len__()`: its arguments are not the dunder's
-            reason = misfit(c.symbol.signature, call.site, call.bound)
+            reason = _fits_none(c.symbol, call.site, call.bound)
             if reason:
                 out.add(Breaking(call.target, call.caller, head.symbols[call.caller].path
                                  if call.caller in head.symbols else "", call.line, reason))
@@ -273,6 +273,16 @@ def breaking_calls(
         elif c.change == "renamed" and c.old_id in base.symbols:
             out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, moved_to=c.symbol))
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
+
+
+def _fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:
+    """Why a call fits no signature the target may have when it runs (the one it is
+    reported with first), or None when it may fit one."""
+    assert target.signature is not None
+    reason = misfit(target.signature, site, bound)
+    if reason is None or any(misfit(v, site, bound) is None for v in target.variants):
+        return None
+    return reason
 
 
 def _takes_call_arguments(target: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:

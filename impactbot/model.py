@@ -111,6 +111,21 @@ class Signature:
 
 
 @dataclass(frozen=True, slots=True)
+class DataclassFields:
+    """The fields a dataclass declares in its own body, in order.
+
+    The ``__init__`` of a dataclass inheriting from other dataclasses takes their
+    fields first; the extractor sees one file only, so the linker, which knows
+    the bases, builds that signature from these.
+    """
+
+    # each annotated name with the parameter __init__ takes for it; None where it takes
+    # none (a ClassVar, a field(init=False)): a subclass redefining the name keeps its place
+    fields: tuple[tuple[str, Param | None], ...]
+    writes_init: bool  # the decorator writes this class's own __init__ (no init=False, no def __init__)
+
+
+@dataclass(frozen=True, slots=True)
 class Definition:
     """A module, class, function or method defined in one file.
 
@@ -131,6 +146,11 @@ class Definition:
     is_async: bool = False
     # classes: the __init__ a decorator or base writes (dataclass, attrs, NamedTuple), without self
     generated_init: Signature | None = None
+    # other signatures a call can meet: the name is defined again in a branch (if/else,
+    # try/except) and either definition may be the one bound when the call runs
+    variants: tuple[Signature, ...] = ()
+    # dataclasses: the fields of their own body, for the __init__ of dataclasses inheriting them
+    dataclass_fields: DataclassFields | None = None
 
     @property
     def name(self) -> str:
@@ -141,7 +161,7 @@ class Definition:
         return self.qualname.rsplit("::", 1)[0] if "::" in self.qualname else ""
 
 
-CallKind = Literal["call", "decorator", "operator", "attribute", "store"]
+CallKind = Literal["call", "decorator", "operator", "attribute", "store", "raise"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +173,9 @@ class CallSite:
     gives callee ``a.__add__``, ``with x`` gives ``x.__enter__``), and
     ``attribute`` for an attribute read that is not called (it is a call only
     when it resolves to a property), ``store`` for an assigned attribute (a call
-    only when it names a property: its setter runs). Calls in dead code are not emitted.
+    only when it names a property: its setter runs), ``raise`` for ``raise E``
+    without a call (a call only when ``E`` is a class: it is constructed). Calls in
+    dead code are not emitted.
     """
 
     scope: str
@@ -213,8 +235,8 @@ class Binding:
     value: str | None
     line: int
     kind: BindingKind = "assign"
-    # an assignment inside an if/for/while/try/with/match block of its function: it
-    # may not run, so it never hides an earlier assignment of the same name
+    # an assignment inside an if/for/while/try/with/match block of its function, class
+    # body or module: it may not run, so it never hides an earlier assignment of the same name
     conditional: bool = False
 
 
@@ -263,6 +285,7 @@ class Symbol:
     language: str
     signature: Signature | None = None
     is_test: bool = False
+    variants: tuple[Signature, ...] = ()  # see Definition.variants: a call fitting one of them may be right
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,6 +268,8 @@ MAX_NAMES = 5  # rebound module-level names shown per module; the rest are count
 def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _ChangedRow:
     side = report.base if c.change == "removed" else report.head
     new, old = c.symbol.signature, c.old_signature
+    if new == old:  # only another definition of the name (in a branch) changed: no "(a) → (a)"
+        new = old = None
     return _ChangedRow(
         id=c.symbol.id,
         url=_blob_url(repo_url, side, c.symbol.path, c.symbol.line),

@@ -51,10 +51,13 @@ class BindingFacts(FileState):
             if left.kind_id == identifier and value.kind_id in simple:
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
-                    rendered = expr(value) if callee is _UNKNOWN else None if callee is None else callee + "()"
+                    if callee is _UNKNOWN or callee == "getattr":  # `getattr(o, "name")` reads o.name
+                        rendered = expr(value)
+                    else:
+                        rendered = None if callee is None else callee + "()"
                 else:
                     rendered = expr(value)
-                record = binding(scope, text_of(left), rendered, line, "assign", bool(scope) and self._conditional(pos))
+                record = binding(scope, text_of(left), rendered, line, "assign", self._conditional(pos))
                 out.append(((pos << 32) | (END - node.end_byte), record))
             else:
                 self._bind(node, scope, x.bind_value(left, value), "assign")

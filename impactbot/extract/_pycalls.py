@@ -152,6 +152,23 @@ class CallFacts(FileState):
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
             self._container_call(node, scope, callee, args, keywords)
 
+    def _raises(self) -> None:
+        """``raise E`` (a name, not a call): when ``E`` is a class, raising it constructs
+        it without arguments; the linker keeps only class targets (``raise err`` of a
+        caught instance calls nothing)."""
+        e = self.e
+        for node in self._caps("raise"):
+            children = node.children
+            if len(children) < 2 or not self._live(node):
+                continue
+            raised = children[1]
+            if raised.kind_id != e.identifier and raised.kind_id != e.attribute:
+                continue
+            callee = self.x.expr(raised)
+            if callee is not None:
+                site = call_site(self.scope_at(raised.start_byte), callee, line_of(raised), "raise")
+                self.sites.append((node_key(raised), site))
+
     def _container_call(
         self, node: Node, scope: str, callee: str, args: tuple[str | None, ...], keywords: Sequence[str]
     ) -> None:

@@ -8,10 +8,10 @@ from tree_sitter import Node
 
 from impactbot.extract._pyexpr import Values
 from impactbot.extract._pyfingerprint import Span, fingerprint
-from impactbot.extract._pyinit import generated_init, keyword_arguments
+from impactbot.extract._pyinit import dataclass_fields, generated_init, keyword_arguments
 from impactbot.extract._pystate import Def, FileState, child, line_count, line_of, named_child, node_key, text_of
 from impactbot.extract._records import call_site
-from impactbot.model import Definition, Param, ParamKind, Signature
+from impactbot.model import DataclassFields, Definition, Param, ParamKind, Signature
 
 _NEEDS_TIDY = re.compile(r"\s|,[)\]}]")
 
@@ -31,20 +31,27 @@ class DefinitionFacts(FileState):
         for i, d in enumerate(defs, 1):
             decorators = self._decorators(d)
             params = None if d.kind == "class" else self._parameters(d)
-            if params and self._live(d.node):
+            live = self._live(d.node)
+            if params and live:
                 self._parameter_bindings(d, params)
             end_line = self._end_line(d.node, comment_ends)
             row = rows.get(d.qualname)
             if row is None:
-                rows[d.qualname] = _Row(d, end_line, [texts[i]], params, decorators)
+                row = rows[d.qualname] = _Row(d, end_line, [texts[i]], params, decorators)
             else:  # defined again in the same scope: one symbol, spanning all of them
                 row.end_line = max(row.end_line, end_line)
                 row.texts.append(texts[i])
-                if _binds_name(decorators):  # the last real definition is what callers get
+                # the last real definition is what callers get; a stub that never runs is not
+                if _binds_name(decorators) and (live or not self._live(row.signed.node)):
                     row.signed, row.params, row.decorators = d, params, decorators
+            if live and _binds_name(decorators):
+                scope = self.owners.at(d.start - 1) if d.start else -1
+                row.bind(_Bound(d, params, scope), branch=self.branches.at(d.start) > scope)
         out = [Definition("", "module", 1, line_count(self.data), fingerprint(texts[:1]))]
         for row in rows.values():
             d = row.first
+            parent = rows.get(d.qualname.rpartition("::")[0]) if "::" in d.qualname else None
+            signature, init, variants, fields = self._signatures(row, parent)
             out.append(
                 Definition(
                     d.qualname,
@@ -52,25 +59,47 @@ class DefinitionFacts(FileState):
                     line_of(d.decorated or d.node),
                     row.end_line,
                     fingerprint(row.texts),
-                    None if row.params is None else self._signature(row.signed, row.params),
+                    signature,
                     row.decorators,
                     self._bases(d),
                     self._is_async(d.node),
-                    self._generated_init(d) if d.kind == "class" else None,
+                    init,
+                    variants,
+                    fields,
                 )
             )
         return tuple(out)
 
-    def _generated_init(self, d: Def) -> Signature | None:
+    def _signatures(
+        self, row: _Row, parent: _Row | None
+    ) -> tuple[Signature | None, Signature | None, tuple[Signature, ...], DataclassFields | None]:
+        """A name's signature (a def's), generated __init__ (a class's), the other signatures
+        its definitions that can be live give it, and a dataclass's own fields."""
+        signed = row.signed
+        bound, open_ended = row.live_in(parent)
+        if row.first.kind == "class":
+            signature = None
+            init, fields = self._class_init(signed)
+            variants = _variants(init, [self._class_init(b.d)[0] for b in bound if b.d is not signed])
+            fields = fields if len(bound) <= 1 else None  # which body holds the fields is not known
+        else:
+            signature = None if row.params is None else self._signature(signed, row.params)
+            init, fields = None, None
+            variants = _variants(signature, [
+                self._signature(b.d, b.params) for b in bound if b.d is not signed and b.params is not None])
+        return signature, init, (*variants, _ANY_CALL) if open_ended else variants, fields
+
+    def _class_init(self, d: Def) -> tuple[Signature | None, DataclassFields | None]:
+        """The __init__ a decorator or base writes for a class, and a dataclass's own fields."""
         if d.decorated is None and d.node.child_by_field_id(self.e.f["superclasses"]) is None:
-            return None  # neither a decorator nor a base can write it
+            return None, None  # neither a decorator nor a base can write it
         decorators = []
         for node in d.decorated.children if d.decorated is not None else ():
             inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
             expr = None if inner is None else self.x.expr(inner)
             if inner is not None and expr is not None:
                 decorators.append((expr, keyword_arguments(inner) if inner.type == "call" else {}))
-        return generated_init(decorators, self._bases(d), d.body)
+        return generated_init(decorators, self._bases(d), d.body), dataclass_fields(decorators, d.body)
 
     def _fingerprint_texts(self) -> list[bytes]:
         defs = self.defs
@@ -212,10 +241,21 @@ class DefinitionFacts(FileState):
             self._bind(returns, scope, pairs, "annotation")
 
 
+class _Bound:
+    """A definition that binds its name when it runs, and the scope statement around it."""
+
+    __slots__ = ("d", "params", "scope")
+
+    def __init__(self, d: Def, params: list[_Parameter] | None, scope: int) -> None:
+        self.d = d
+        self.params = params
+        self.scope = scope  # start of the enclosing def or class node, -1 for the module
+
+
 class _Row:
     """One qualname's definitions while they are being merged."""
 
-    __slots__ = ("decorators", "end_line", "first", "params", "signed", "texts")
+    __slots__ = ("bound", "decorators", "end_line", "first", "params", "signed", "texts")
 
     def __init__(
         self,
@@ -231,6 +271,38 @@ class _Row:
         self.texts = texts
         self.params = params
         self.decorators = decorators
+        self.bound: list[_Bound] = []  # the definitions the name may be bound to when code runs
+
+    def bind(self, b: _Bound, branch: bool) -> None:
+        """One more definition of the name; outside a branch of its scope it always runs,
+        and what the scope bound to the name before it is gone."""
+        if not branch:
+            self.bound = [old for old in self.bound if old.scope != b.scope]
+        self.bound.append(b)
+
+    def live_in(self, parent: _Row | None) -> tuple[list[_Bound], bool]:
+        """The definitions that can be live inside the live definitions of the enclosing
+        name, and whether some of those enclosing definitions lack this name (a class
+        defined in an if and in its else, with a method in one of them only)."""
+        if parent is None or len(parent.bound) < 2:
+            return self.bound, False
+        scopes = {b.d.node.start_byte for b in parent.bound}
+        live = [b for b in self.bound if b.scope in scopes]
+        return live or self.bound, bool(live) and not scopes <= {b.scope for b in live}
+
+
+# A signature every call fits: where a name may be bound to something with no signature
+# of ours, no call to it can be said not to fit.
+_ANY_CALL = Signature((Param("args", "var_positional", False), Param("kwargs", "var_keyword", False)))
+
+
+def _variants(main: Signature | None, others: list[Signature | None]) -> tuple[Signature, ...]:
+    """The signatures other than ``main`` that the name can have when it is called."""
+    found = tuple(dict.fromkeys(s for s in others if s is not None and s != main))
+    if main is not None and None in others:
+        # a definition that gets no signature of ours (a plain class, an unknown base): any call may fit it
+        found = (*found, _ANY_CALL)
+    return found
 
 
 def _binds_name(decorators: tuple[str, ...]) -> bool:

@@ -20,6 +20,7 @@ Values = list[tuple[str, "str | None"]]  # (suffix such as "" or "[]", expr)
 
 DOTTED_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _QUOTES = frozenset(b"'\"")
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 # Annotation heads, by their last dotted component (``typing.Optional`` too).
 _UNIONS = frozenset({"Optional", "Union"})
@@ -296,7 +297,8 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
     wrappers = g.kinds("parenthesized_expression")
     walrus = g.kinds("named_expression")
     f_object, f_attribute = g.fields["object"], g.fields["attribute"]
-    f_function, f_value = g.fields["function"], g.fields["value"]
+    f_function, f_value, f_arguments = g.fields["function"], g.fields["value"], g.fields["arguments"]
+    strings = g.kinds("string")
     dotted = DOTTED_NAME.fullmatch
 
     def expr(node: Node) -> str | None:
@@ -309,7 +311,10 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
                 return text.decode("ascii")
             return _suffixed(node.child_by_field_id(f_object), node.child_by_field_id(f_attribute))
         if kind == call:
-            return _suffixed(node.child_by_field_id(f_function), "()")
+            function = node.child_by_field_id(f_function)
+            if function is not None and function.kind_id == identifier and function.text == b"getattr":
+                return _getattr(node)
+            return _suffixed(function, "()")
         if kind == subscript:
             return _suffixed(node.child_by_field_id(f_value), "[]")
         if kind in lambdas:
@@ -321,6 +326,18 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
             inner = [c for c in node.named_children if c.kind_id != comment]
             return expr(inner[0]) if len(inner) == 1 else None
         return None
+
+    def _getattr(node: Node) -> str | None:
+        # `getattr(obj, "name")` reads obj.name; a computed name or a default stays opaque
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 2 or args[1].kind_id not in strings:
+            return "getattr()"
+        parts = string_body(args[1].text or b"")
+        if parts is None or parts[0] or not _IDENTIFIER.fullmatch(parts[1]):
+            return "getattr()"
+        head = expr(args[0])
+        return None if head is None else f"{head}.{parts[1].decode('ascii')}"
 
     def _suffixed(base: Node | None, suffix: Node | str | None) -> str | None:
         if base is None or suffix is None:

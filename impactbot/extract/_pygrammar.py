@@ -35,6 +35,7 @@ QUERY_SOURCE = """
 [(import_statement) (import_from_statement)] @import
 [(global_statement) (nonlocal_statement)] @scopedecl
 (except_clause) @except
+(raise_statement) @raise
 (named_expression) @walrus
 (if_statement
   condition: [(identifier) (attribute) (false) (integer)] @dead.condition

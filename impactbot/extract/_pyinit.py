@@ -4,9 +4,12 @@ attrs classes and typing.NamedTuple.
 Adding a field without a default to ``@dataclass class Point`` breaks every
 ``Point(1, 2)``, though no ``def`` changed; with the generated signature the
 class itself has one, so such calls are checked like any other. Only classes
-whose fields are all in their own body get one (no bases besides ``NamedTuple``,
-``Generic[...]`` or ``object``): a base's fields would come first, and a
-signature missing them would flag calls that are right.
+whose fields are all in their own body get one here (no bases besides
+``NamedTuple``, ``Generic[...]`` or ``object``): a base's fields would come
+first, and a signature missing them would flag calls that are right. A
+dataclass also records its own fields (:func:`dataclass_fields`), from which
+the linker, which knows the bases, builds the ``__init__`` of a dataclass
+inheriting from other dataclasses.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from impactbot.extract._pystate import dotted_text, text_of
-from impactbot.model import Param, ParamKind, Signature
+from impactbot.model import DataclassFields, Param, ParamKind, Signature
 
 # Decorators that generate __init__ from annotated fields (last dotted part, and
 # for `define`-style names the attrs module they come from).
@@ -40,26 +43,52 @@ def generated_init(decorators: list[tuple[str, dict[str, str]]], bases: tuple[st
     family, options = found
     if options.get("init") == "False":
         return None
+    fields = _fields(family, options, body)
+    if fields is None:
+        return None
+    return Signature(tuple(param for _, param in fields if param is not None))
+
+
+def dataclass_fields(decorators: list[tuple[str, dict[str, str]]], body: Node | None) -> DataclassFields | None:
+    """The fields a dataclass declares in its own body, whatever its bases; None for
+    anything else (attrs classes too: they order inherited fields another way)."""
+    for expr, options in decorators:
+        name = expr[:-2] if expr.endswith("()") else expr
+        if name not in _DATACLASS:
+            continue
+        fields = _fields("dataclass", options, body) if body is not None else None
+        if fields is None:
+            return None
+        writes = options.get("init") != "False" and body is not None and not _defines_init(body)
+        return DataclassFields(tuple(fields), writes)
+    return None
+
+
+def _fields(family: str, options: dict[str, str], body: Node) -> list[tuple[str, Param | None]] | None:
+    """Each annotated name of the body with the parameter __init__ takes for it (None for
+    none); None when the fields cannot be told."""
     fields = _annotated_fields(body)
     if family == "attrs" and (options.get("auto_attribs") == "False" or _unannotated_fields(body)):
         return None  # attrs then takes `x = attr.ib()` fields, in an order not worth guessing
     keyword_only = options.get("kw_only") == "True"
-    params: list[Param] = []
+    out: list[tuple[str, Param | None]] = []
     for name, annotation, value in fields:
         plain = annotation.split("[", 1)[0]
         if plain in ("ClassVar", "typing.ClassVar"):
+            out.append((name, None))
             continue
         if plain in ("KW_ONLY", "dataclasses.KW_ONLY"):
             keyword_only = True
-            continue
+            continue  # a marker, not a field
         field = _field_options(value) if value is not None else None
         if field is not None and field.get("init") == "False":
+            out.append((name, None))
             continue
         has_default = value is not None and (field is None or bool(field.keys() & _DEFAULT_KEYWORDS))
         kind: ParamKind = "keyword_only" if keyword_only or (field or {}).get("kw_only") == "True" else "positional"
         # attrs takes `_x` as `x`
-        params.append(Param(name.lstrip("_") if family == "attrs" else name, kind, has_default, annotation))
-    return Signature(tuple(params))
+        out.append((name, Param(name.lstrip("_") if family == "attrs" else name, kind, has_default, annotation)))
+    return out
 
 
 def writes_init(decorator: str) -> bool:

@@ -241,7 +241,7 @@ class FileState:
         return self.caps.get(name, [])
 
     def _conditional(self, pos: int) -> bool:
-        """Whether a binding at ``pos`` sits in a branch or loop of its function (it may not run)."""
+        """Whether a binding at ``pos`` sits in a branch or loop of its scope (it may not run)."""
         return self.branches.at(pos) > self.owners.at(pos)
 
     def _live(self, node: Node) -> bool:
@@ -286,7 +286,7 @@ class FileState:
 
     def _bind(self, node: Node, scope: str, pairs: Iterable[tuple[str, str | None]], kind: BindingKind) -> None:
         key, line = (node.start_byte << 32) | (END - node.end_byte), node.start_point.row + 1
-        conditional = kind == "assign" and bool(scope) and self._conditional(node.start_byte)
+        conditional = kind == "assign" and self._conditional(node.start_byte)
         self.bindings.extend([(key, binding(scope, target, value, line, kind, conditional)) for target, value in pairs])
 
     def _mark_targets(self, node: Node) -> None:

@@ -54,6 +54,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts):
         self._small_bindings()
         self._subscripts()
         self._operators()
+        self._raises()
         definitions = self._definition_facts()
         sites = self.sites + self._op_sites() + self._attributes()
         sites.sort(key=first_of)

@@ -16,6 +16,7 @@ from posixpath import basename, dirname
 from typing import Protocol
 
 from impactbot.extract import writes_init
+from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     COMMON_METHODS,
     INPLACE_FALLBACKS,
@@ -38,6 +39,7 @@ from impactbot.model import (
     LinkedGraph,
     Param,
     ResolvedCall,
+    Signature,
     Symbol,
     symbol_id,
 )
@@ -110,11 +112,13 @@ class _Edges:
         )
 
 
-def symbols_of(path: str, facts: FileFacts) -> list[Symbol]:
-    """The graph nodes one file contributes."""
+def symbols_of(path: str, facts: FileFacts, inits: Mapping[str, Signature] | None = None) -> list[Symbol]:
+    """The graph nodes one file contributes; ``inits`` holds the __init__ signatures classes
+    get from their bases (see :func:`impactbot.link.inits.inherited_inits`)."""
     defs: dict[str, Definition] = {}
     for d in facts.definitions:
         defs.setdefault(d.qualname, d)
+    inits = inits or {}
     return [
         Symbol(
             id=symbol_id(path, d.qualname),
@@ -126,11 +130,18 @@ def symbols_of(path: str, facts: FileFacts) -> list[Symbol]:
             fingerprint=d.fingerprint,
             language=facts.language,
             # a class's own signature is the __init__ a dataclass-like decorator wrote
-            signature=d.signature if d.signature is not None else d.generated_init,
+            signature=_signature_of(path, d, inits),
             is_test=_is_test_symbol(path, d.qualname, d.kind, defs),
+            variants=d.variants,
         )
         for d in defs.values()
     ]
+
+
+def _signature_of(path: str, d: Definition, inits: Mapping[str, Signature]) -> Signature | None:
+    if d.signature is not None:
+        return d.signature
+    return d.generated_init if d.generated_init is not None else inits.get(symbol_id(path, d.qualname))
 
 
 def site_flows(
@@ -146,8 +157,8 @@ def site_flows(
     out: list[Flow] = []
     for t in targets:
         params = params_of(t.id)
-        if params is None:
-            continue
+        if params is None or t.bound is None:
+            continue  # without knowing the receiver, no argument is known to go to a parameter
         offset = 1 if t.bound else 0
         for i, arg in enumerate(args):
             name = _positional_param(params, i + offset, site.star)
@@ -230,8 +241,9 @@ class _Linker:
 
     def graph(self) -> LinkedGraph:
         """Everything emitted so far, sorted, with the symbols of every file."""
+        inits = inherited_inits(self.r)
         return LinkedGraph(
-            symbols=tuple(s for p in sorted(self.facts) for s in symbols_of(p, self.facts[p])),
+            symbols=tuple(s for p in sorted(self.facts) for s in symbols_of(p, self.facts[p], inits)),
             edges=self.edges.edges(),
             unresolved=tuple(sorted((k, v) for k, v in self.unresolved.items() if v)),
             calls=tuple(self.calls),
@@ -326,6 +338,9 @@ class _Linker:
         if site.kind == "attribute":
             targets = [Target(v[1], inf, True) for v, inf in vals.items() if v[0] == "R"]
             return targets, "ok"
+        if site.kind == "raise":  # only a class is constructed; an instance is raised as is
+            classes = {v: inf for v, inf in vals.items() if v[0] == "S" and self.r.scopes[v[1]].kind == "class"}
+            return list(self.r.targets(classes)), "ok"
         targets = list(self.r.targets(vals))
         if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
                                                     "abs", "format", "reversed", "bytes", "int",
@@ -386,7 +401,7 @@ class _Linker:
         for t in targets:
             conf: Confidence = "inferred" if t.inferred else "resolved"
             self.edges.add(caller, t.id, "calls", conf, site.line)
-            if site.kind == "call":
+            if site.kind == "call" and t.bound is not None:  # unknown receiver: not checked
                 self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound))
         if targets or site.kind != "call" or status == "external":
             return
@@ -437,17 +452,16 @@ class _Linker:
             self._override_edges(sid)
 
     def _override_edges(self, class_id: str) -> None:
-        mro = self.r.mro(class_id)[1:]
-        if not mro:
-            return
-        for name, method in self._methods(class_id).items():
-            for base in mro:
-                if base.startswith("X:"):
-                    break
-                hit = self._methods(base).get(name)
-                if hit:
-                    self.edges.add(method, hit, "overrides", "resolved", 0)
-                    break
+        # a base name that may hold one of several classes: the method overrides what each choice gives
+        for mro in self.r.mro_alternatives(class_id):
+            for name, method in self._methods(class_id).items():
+                for base in mro[1:]:
+                    if base.startswith("X:"):
+                        break
+                    hit = self._methods(base).get(name)
+                    if hit:
+                        self.edges.add(method, hit, "overrides", "resolved", 0)
+                        break
 
     def _methods(self, class_id: str) -> dict[str, str]:
         """name -> id of the methods a class defines itself (first definition wins)."""

@@ -48,6 +48,18 @@ def _shape(scope: Scope) -> tuple[object, ...]:
     return scope.kind, scope.parent, decl, scope.owner_class, scope.method_kind
 
 
+def _bases_seen(r: Resolver, scope: Scope) -> list[object]:
+    """Which bindings of each base's first name a class statement sees: lines moved
+    around change that without changing the bindings of any name."""
+    if scope.kind != "class" or scope.definition is None:
+        return []
+    out: list[object] = []
+    for expr in scope.definition.bases:
+        found = r.base_sources(scope.id, expr)
+        out.append(None if found is None else (found[1].id, [_source_key(s) for s in found[0]]))
+    return out
+
+
 def _names(scope: Scope) -> dict[str, list[tuple[object, ...]]]:
     return {name: [_source_key(s) for s in sources] for name, sources in scope.names.items() if sources}
 
@@ -132,7 +144,7 @@ def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes
 def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, new: _Version, out: Changes) -> None:
     scope = n or o
     assert scope is not None
-    if o is None or n is None or _shape(o) != _shape(n):
+    if o is None or n is None or _shape(o) != _shape(n) or _bases_seen(old.r, o) != _bases_seen(new.r, n):
         if o is not None and n is not None and o.kind != n.kind:
             out.paths.add(scope.path)  # a class became a function (or back): lookups skip scopes by kind
         out.scopes.add(sid)

@@ -40,6 +40,7 @@ from typing import TypeVar
 
 from impactbot.link import Flow, Outcome, _Linker, site_flows, symbols_of
 from impactbot.link.dirty import Changes, changes
+from impactbot.link.inits import inherited_inits
 from impactbot.link.python import Resolver, Target
 from impactbot.link.trace import FileTrace, LinkTrace, Recorder, freeze, thaw, trace_from_graph, trace_to_graph
 from impactbot.link.tracing import TracingResolver, deeper_stack
@@ -315,14 +316,17 @@ class _Derivation:
         old_calls = _by_path(self.old.calls, lambda c: c.caller)
         new_calls = _by_path(linker.calls, lambda c: c.caller)
         old_symbols = _by_path(self.old.symbols, lambda s: s.path)
+        inits = inherited_inits(self.r)
         calls: list[ResolvedCall] = []
         symbols: list[Symbol] = []
         for path in sorted(self.new):
             calls.extend((new_calls if path in emitted else old_calls).get(path, ()))
-            if path in self.changed:
-                symbols.extend(symbols_of(path, self.new[path]))
+            before = old_symbols.get(path, [])
+            # a class's __init__ may come from bases in files that changed
+            if path in self.changed or any(s.id in inits or (s.kind == "class" and s.signature) for s in before):
+                symbols.extend(symbols_of(path, self.new[path], inits))
             else:
-                symbols.extend(old_symbols.get(path, ()))
+                symbols.extend(before)
         edges = [e for e in self.old.edges if kept(e.source)] + list(linker.edges.edges())
         unresolved = [u for u in self.old.unresolved if kept(u[0])]
         unresolved += [(k, v) for k, v in linker.unresolved.items() if v]

@@ -17,6 +17,9 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("L",)``           a lambda
 - ``("G", func_id)``   the iterator a generator function returns
 - ``("P", class_id)``  ``super()`` inside a method of that class
+- ``("UB", func_id)``  a function stored in a class body (``run = helper``), read through
+                       an instance, of which it cannot be told whether it gets the
+                       instance as its first argument (see ``Resolver._stored``)
 
 Resolution results map each value to ``True`` when it was inferred (through an
 assignment, annotation, return value or argument flow) and ``False`` when it
@@ -27,6 +30,8 @@ from __future__ import annotations
 
 import builtins
 import functools
+import itertools
+import math
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -43,6 +48,9 @@ MAX_VALUES = 12
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
+# A class whose base names may hold more combinations of classes than this gets its
+# members from the merged MRO alone (the first class there that has them).
+MAX_ALTERNATIVES = 8
 
 BUILTINS = frozenset(dir(builtins))
 # Decorators that do not wrap the function in new code of the repository.
@@ -55,6 +63,8 @@ TRANSPARENT_DECORATORS = frozenset(
     }
 )
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
+# Decorators that change how a function stored in a class body is bound.
+_BINDING_DECORATORS = PROPERTY_DECORATORS | {"staticmethod", "classmethod"}
 # Builtins whose call runs a protocol method of their first argument.
 BUILTIN_DUNDERS: dict[str, tuple[str, ...]] = {
     "len": ("__len__",), "str": ("__str__",), "repr": ("__repr__",), "iter": ("__iter__",),
@@ -201,7 +211,7 @@ def _method_kind(d: Definition) -> str:
 class Target:
     id: str
     inferred: bool
-    bound: bool
+    bound: bool | None  # gets the receiver implicitly; None when that cannot be told
 
 
 class Resolver:
@@ -223,6 +233,7 @@ class Resolver:
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self._mro: dict[str, tuple[str, ...]] = {}
+        self._mro_alternatives: dict[str, tuple[tuple[str, ...], ...]] = {}
         self.setter_props: set[str] = set()  # properties with an ``@x.setter``: assigning them calls it
         self.touched_param = False
         self.truncated = False
@@ -324,29 +335,189 @@ class Resolver:
     # -------------------------------------------------------------- classes
 
     def class_bases(self, class_id: str) -> list[Value]:
-        scope = self.scopes[class_id]
-        assert scope.definition is not None
         out: list[Value] = []
-        for base in scope.definition.bases:
-            vals = self.resolve(base, scope.parent or class_id) or {}
+        for vals in self.base_values(class_id):
             out.extend(v for v in vals if v[0] in ("S", "X"))
         return out
 
+    def base_values(self, class_id: str) -> list[Values]:
+        """What each base expression of a class is when its class statement runs."""
+        return [vals for vals, _ in self._bases(class_id, split=False)]
+
+    def _bases(self, class_id: str, split: bool) -> list[tuple[Values, list[Values]]]:
+        """Per base expression: what it is when the class statement runs and, with ``split``,
+        what each binding of its first name gives (a name bound by several statements,
+        ``if``/``else`` or ``try``/``except ImportError``, holds the value of one of them)."""
+        scope = self.scopes.get(class_id)  # None for an outside base's marker
+        if scope is None or scope.definition is None:
+            return []
+        where = scope.parent or class_id
+        out: list[tuple[Values, list[Values]]] = []
+        for expr in scope.definition.bases:
+            found = self.base_sources(class_id, expr)
+            if found is None:
+                vals = self.resolve(expr, where) or {}
+                out.append((vals, [vals]))
+                continue
+            sources, owner, filtered = found
+            vals = self._value_of(sources, owner, expr, where) if filtered else self.resolve(expr, where) or {}
+            groups = _alternative_sources(sources) if split else []
+            if len(groups) > 1:
+                out.append((vals, [self._value_of(group, owner, expr, where) for group in groups]))
+            else:
+                out.append((vals, [vals]))
+        return out
+
+    def _value_of(self, sources: list[object], owner: Scope, expr: str, where: str) -> Values:
+        """``expr`` with its first name bound by ``sources`` alone."""
+        vals = self._resolve_sources(sources, owner)
+        return self._apply_ops(vals, parse_expr(expr)[1], where) if vals else vals
+
+    def base_sources(self, class_id: str, expr: str) -> tuple[list[object], Scope, bool] | None:
+        """The bindings of a base expression's first name that the class statement can see,
+        the scope holding them, and whether some of that scope's bindings are not among
+        them; None when the name is not bound in a scope (a parameter, a builtin, a star
+        import, a ``global``): the plain lookup decides.
+
+        A class statement runs where it is written: a module or class body runs top to
+        bottom, and so does the function a class statement is in; an outer function's
+        or the module's names, read from inside a function, may hold any of their values
+        by the time it runs. Only the first name is ordered: ``mod.Base`` reads the
+        module's attribute whenever it was set.
+        """
+        scope = self.scopes[class_id]
+        assert scope.definition is not None
+        name, ops = parse_expr(expr)
+        if ops[:1] == ("[]",) or not name.isidentifier():
+            return None
+        return self._sources_at(name, scope.parent or class_id, scope.definition.start_line)
+
+    def _sources_at(self, name: str, scope_id: str, line: int) -> tuple[list[object], Scope, bool] | None:
+        """The scope ``lookup`` finds ``name`` in, from a statement at ``line`` of ``scope_id``,
+        with the bindings there that the statement can see."""
+        scope = self.scopes.get(scope_id)
+        first = ordered = True
+        while scope is not None and name not in scope.globals:
+            if (first or scope.kind != "class") and name not in scope.nonlocals:
+                self._note((scope.id, name))
+                if name in scope.params:
+                    return None
+                if name in scope.names:
+                    sources = scope.names[name]
+                    live = self._live_at(sources, line) if ordered else None
+                    return (sources, scope, False) if live is None else (live, scope, True)
+            ordered = ordered and scope.kind in ("module", "class")
+            first = False
+            scope = self.scopes.get(scope.parent) if scope.parent else None
+        return None
+
+    def _live_at(self, sources: list[object], line: int) -> list[object] | None:
+        """The sources of a name that can be bound at ``line`` of their scope; None for all of them.
+
+        The last unconditional assignment before the line hides what came before it;
+        imports and definitions carry no such mark (``try: from a import X`` / ``except
+        ImportError: class X``), so they hide nothing. A conditional assignment after the
+        line may be in a loop around it and stays; nothing else after it can be reached.
+        With nothing before the line (a name Python would not find yet, or a line the
+        facts do not order), every source stays.
+        """
+        if len(sources) < 2:
+            return None
+        lines = [self._source_line(src) for src in sources]
+        before = [(src, at) for src, at in zip(sources, lines, strict=True) if at is not None and at < line]
+        if not before:
+            return None
+        start = max((at for src, at in before if _hides(src)), default=0)
+        live = [
+            src for src, at in zip(sources, lines, strict=True)
+            if at is None or start <= at < line or (at > line and isinstance(src, Binding) and src.conditional)
+        ]
+        return None if len(live) == len(sources) else live
+
+    def _source_line(self, src: object) -> int | None:
+        """Where a source binds its name; None for a rebinding made from another scope (it
+        happens whenever that code runs). A definition counts from its first line: a name
+        defined twice in a scope is one definition spanning both."""
+        if isinstance(src, (Binding, Import)):
+            return src.line
+        if isinstance(src, Defn):
+            definition = self.scopes[src.id].definition
+            return definition.start_line if definition is not None else None
+        return None
+
+    def _note(self, read: tuple[str, str]) -> None:
+        """A read that no lookup records by itself (the tracing resolver keeps them)."""
+
     def mro(self, class_id: str) -> tuple[str, ...]:
-        """C3 linearisation over in-repository classes; ``X:`` marks an outside base."""
+        """C3 linearisation over in-repository classes; ``X:`` marks an outside base.
+
+        A base name that may hold one of several classes puts them all in it (in the
+        order of its bindings), so it holds every class the class may inherit from;
+        ``mro_alternatives`` keeps the order each choice gives.
+        """
         if class_id in self._mro:
             return self._mro[class_id]
         self._mro[class_id] = (class_id,)  # guards against cyclic bases
+        bases = self._bases(class_id, split=True)
         seqs: list[list[str]] = []
-        for base in self.class_bases(class_id):
-            if base[0] == "S" and self.scopes[base[1]].kind == "class":
-                seqs.append(list(self.mro(base[1])))
-            elif base[0] == "X":
-                seqs.append(["X:"])
+        for vals, _ in bases:
+            for base in vals:
+                if base[0] == "S" and self.scopes[base[1]].kind == "class":
+                    seqs.append(list(self.mro(base[1])))
+                elif base[0] == "X":
+                    seqs.append(["X:"])
         seqs.append([s[0] for s in seqs])
-        result = [class_id, *_c3_merge(seqs)]
-        self._mro[class_id] = tuple(result)
+        self._mro[class_id] = (class_id, *_c3_merge(seqs))
+        alternatives = self._linearisations(class_id, [each for _, each in bases])
+        if len(alternatives) > 1:
+            self._mro_alternatives[class_id] = alternatives
         return self._mro[class_id]
+
+    def mro_alternatives(self, class_id: str) -> tuple[tuple[str, ...], ...]:
+        """The MROs the class may have: one per choice of what its base names hold."""
+        merged = self.mro(class_id)
+        return self._mro_alternatives.get(class_id, (merged,))
+
+    def _linearisations(self, class_id: str, bases: list[list[Values]]) -> tuple[tuple[str, ...], ...]:
+        """The MRO of each combination of what the base expressions may bring; empty when
+        there is one combination (the merged MRO) or too many to tell apart."""
+        choices: list[list[tuple[tuple[str, ...], ...]]] = []
+        count = 1
+        for each in bases:
+            options = self._base_options(class_id, each)
+            if options is None:
+                return ()
+            if options:
+                choices.append(options)
+                count *= len(options)
+        if count == 1 or count > MAX_ALTERNATIVES:
+            return ()
+        out: dict[tuple[str, ...], None] = {}
+        for combination in itertools.product(*choices):
+            seqs = [list(mro) for option in combination for mro in option]
+            seqs.append([s[0] for s in seqs])
+            order = (class_id, *_c3_merge(seqs))
+            out[order] = None
+        return tuple(out)
+
+    def _base_options(self, class_id: str, each: list[Values]) -> list[tuple[tuple[str, ...], ...]] | None:
+        """What one base expression may bring to the MRO: per binding of its name, the MROs
+        of the classes that binding gives (several classes from one binding, a container
+        element or a parameter, stay together as in the merged MRO). None when too many."""
+        out: dict[tuple[tuple[str, ...], ...], None] = {}
+        for vals in each:
+            per_class: list[tuple[tuple[str, ...], ...]] = []
+            for val in vals:
+                if val[0] == "S" and self.scopes[val[1]].kind == "class":
+                    per_class.append(self.mro_alternatives(val[1]))
+                elif val[0] == "X":
+                    per_class.append((("X:",),))
+            if math.prod(len(p) for p in per_class) > MAX_ALTERNATIVES:
+                return None
+            for option in itertools.product(*per_class):
+                if option and not any(class_id in mro for mro in option):  # no class derives from itself
+                    out[option] = None
+        return list(out)
 
     def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
         """Look ``attr`` up along the MRO; returns (values, owning class) or None."""
@@ -366,7 +537,28 @@ class Resolver:
         return result
 
     def _class_member(self, class_id: str, attr: str, start: int) -> tuple[Values, str | None] | None:
-        for cls in self.mro(class_id)[start:]:
+        """The first class along the MRO with ``attr``, in each MRO the class may have.
+
+        Past the class itself (``start`` > 1: the super() of a subclass) only the merged
+        MRO's positions are known; dispatch through those skips classes with a choice.
+        """
+        alternatives = self.mro_alternatives(class_id) if start <= 1 else (self.mro(class_id),)
+        if len(alternatives) == 1:
+            return self._first_member(alternatives[0][start:], attr)
+        found: tuple[Values, str | None] | None = None
+        for mro in alternatives:
+            hit = self._first_member(mro[start:], attr)
+            if hit is None:
+                continue
+            if found is None:
+                found = dict(hit[0]), hit[1]
+            else:
+                _merge(found[0], hit[0], False)
+                found = found[0], found[1] or hit[1]
+        return found
+
+    def _first_member(self, mro: tuple[str, ...], attr: str) -> tuple[Values, str | None] | None:
+        for cls in mro:
             if cls.startswith("X:"):
                 return {EXTERNAL: False}, None
             scope = self.scopes[cls]
@@ -639,13 +831,13 @@ class Resolver:
                 return {}
             hit = self.class_member(val[1], attr)
             # a class may get attributes at run time (setattr, other objects): unknown, not missing
-            found = self._bind(hit[0], kind != "S") if hit else {}
+            found = self._bind(hit[0], kind != "S", attr, hit[1], val[1]) if hit else {}
             if kind == "IS":
                 _merge(found, self._dispatch(val[1], attr), True)
             return found
         if kind == "P":
             hit = self.class_member(val[1], attr, start=1)
-            found = self._bind(hit[0], True) if hit else {}
+            found = self._bind(hit[0], True, attr, hit[1], val[1]) if hit else {}
             _merge(found, self._super_dispatch(val[1], attr), True)
             return found
         if kind == "R":
@@ -670,7 +862,7 @@ class Resolver:
         for sub in self.subclasses().get(class_id, ()):
             hit = self.class_member(sub, attr)
             if hit is not None and hit[1] is not None:
-                _merge(out, self._bind(hit[0], True), True)
+                _merge(out, self._bind(hit[0], True, attr, hit[1], sub), True)
             if len(out) > MAX_VALUES:
                 return {}  # dispatch to that many classes says nothing: keep the declared one only
         return out
@@ -680,10 +872,12 @@ class Resolver:
 
         ``super()`` continues along the MRO of the instance's class, which for a
         subclass joining a diamond or a mixin holds other classes after this one.
-        A subclass whose own bases are a guess (a base name bound to several classes:
-        a loop variable, a try/except import, a name rebound later in the module)
-        says nothing about that order; a builtin base (``int``, ``dict``) that defines
-        ``attr`` answers before the classes after it.
+        A subclass whose own bases are a guess (a base name that may hold one of several
+        classes when its class statement runs: a loop variable, a try/except import, an
+        if/else) says nothing about that order: its MRO merges the alternatives into one
+        that no run has, so it could put a class after this one that none of them does;
+        a builtin base (``int``, ``dict``) that defines ``attr`` answers before the
+        classes after it.
         """
         out: Values = {}
         if self._building_subclasses:
@@ -703,21 +897,15 @@ class Resolver:
             hit = self.class_member(sub, attr, start=at + 1)
             if hit is None or hit[1] is None or self._builtin_first(mro[at : mro.index(hit[1])], hit[1], attr):
                 continue
-            _merge(out, self._bind(hit[0], True), True)
+            _merge(out, self._bind(hit[0], True, attr, hit[1], sub), True)
             if len(out) > MAX_VALUES:
                 return {}  # that many says nothing: keep what the class's own MRO gives
         return out
 
-    def _base_values(self, class_id: str) -> list[Values]:
-        """What each base expression of a class resolves to."""
-        scope = self.scopes.get(class_id)  # None for an outside base's marker
-        if scope is None or scope.definition is None:
-            return []
-        return [self.resolve(base, scope.parent or class_id) or {} for base in scope.definition.bases]
-
     def _guessed_bases(self, class_id: str) -> bool:
-        """Some base expression of the class names more than one class or builtin."""
-        for vals in self._base_values(class_id):
+        """Some base expression of the class may be more than one class or builtin when
+        the class statement runs."""
+        for vals in self.base_values(class_id):
             found = [v for v in vals if v[0] in ("X", "B") or (v[0] == "S" and self.scopes[v[1]].kind == "class")]
             if len(found) > 1:
                 return True
@@ -726,7 +914,7 @@ class Resolver:
     def _builtin_bases(self, class_id: str) -> set[str]:
         """Builtin classes a class names as bases, ``object`` aside (it comes last in every MRO)."""
         out: set[str] = set()
-        for vals in self._base_values(class_id):
+        for vals in self.base_values(class_id):
             for v in vals:
                 if v[0] == "B" and v[1] != "object" and isinstance(getattr(builtins, v[1], None), type):
                     out.add(v[1])
@@ -765,17 +953,72 @@ class Resolver:
             self._building_subclasses = False
         return self._subclasses
 
-    def _bind(self, vals: Values, instance: bool) -> Values:
-        """Attribute values read through an instance or class; marks bound methods."""
+    def _bind(self, vals: Values, instance: bool, attr: str = "", owner: str | None = None,
+              cls: str | None = None) -> Values:
+        """Attribute values read through an instance or class; marks bound methods.
+
+        ``owner`` is the class whose body or instances hold ``attr`` (where the lookup
+        found it), ``cls`` the class the instance was read as.
+        """
         out: Values = {}
         for val, inferred in vals.items():
             if val[0] == "S" and self.scopes[val[1]].method_kind == "property" and instance:
                 out[("R", val[1])] = inferred  # a property read: the getter runs
+            elif val[0] == "S" and instance and owner is not None and val[1] != f"{owner}::{attr}":
+                out[(self._stored(val[1], attr, owner, cls or owner), val[1])] = inferred
             elif val[0] == "S" and instance and self._binds_receiver(val[1]):
                 out[("BM", val[1])] = inferred
             else:
                 out[val] = inferred
         return out
+
+    def _stored(self, func_id: str, attr: str, owner: str, cls: str) -> str:
+        """The kind of value a function or class stored under ``attr`` (not a def of that
+        name) is when read through an instance: ``BM`` when it gets the instance as its
+        first argument, ``S`` when not, ``UB`` when that cannot be told.
+
+        A function in a class body binds like a method (``run = helper``: ``self.run(1)``
+        calls ``helper(self, 1)``); one stored on the instance (``self.run = helper``)
+        does not, and hides the class's. A staticmethod object (``run = tool`` in the body
+        holding ``@staticmethod def tool``) does not bind either, but the function read
+        through another class (``run = Other.tool``) is a plain one again.
+        """
+        scope = self.scopes[func_id]
+        if scope.kind == "class" or scope.method_kind == "classmethod" or attr == "__new__":
+            return "S"  # constructed; bound to the class either way; an implicit staticmethod
+        if attr.endswith("[]") or attr not in self.scopes[owner].names:
+            return "S"  # an element of a container, or an attribute of the instance itself
+        if self._shadowed(attr, owner, cls):
+            return "UB"
+        if scope.method_kind == "staticmethod":
+            return "S" if scope.parent == owner else "UB"
+        if scope.kind == "function" and any(
+            _decorator_name(d) not in TRANSPARENT_DECORATORS or _decorator_name(d) in _BINDING_DECORATORS
+            for d in scope.decorators
+        ):
+            return "UB"  # a decorator may have put something else than a function there
+        return "BM"
+
+    def _shadowed(self, attr: str, owner: str, cls: str) -> bool:
+        """Whether instances of ``cls`` may hold ``attr`` themselves, hiding what the body of
+        ``owner`` stores under it: a method assigns it on ``self``, or the body annotates it
+        (a dataclass field: the generated __init__ assigns it)."""
+        self._note((owner, attr))
+        if any(isinstance(src, Binding) and src.kind == "annotation" for src in self.scopes[owner].names[attr]):
+            return True
+        for c in self.mro(cls):
+            if not c.startswith("X:"):
+                self._note((c, attr))
+                if any(not self._class_receiver(where) for _, where in self.inst_attrs.get(c, {}).get(attr, ())):
+                    return True
+        return False
+
+    def _class_receiver(self, method_id: str) -> bool:
+        """Whether a method's first parameter is the class (``cls.run = f`` stores into a
+        class body, where a function still binds): a classmethod, an implicit one, ``__new__``."""
+        scope = self.scopes[method_id]
+        name = scope.definition.name if scope.definition is not None else ""
+        return scope.method_kind == "classmethod" or name in ("__init_subclass__", "__class_getitem__", "__new__")
 
     def _binds_receiver(self, func_id: str) -> bool:
         """A method read through an instance (or ``super()``) gets the receiver as its first
@@ -841,14 +1084,14 @@ class Resolver:
             finally:
                 self._active.discard(("R->", val[1]))
             return
-        if kind in ("S", "BM"):
+        if kind in ("S", "BM", "UB"):
             scope = self.scopes[val[1]]
             if scope.kind == "class":
                 yield Target(val[1], inferred, False)
                 for dunder in ("__new__", "__init__"):
                     yield from self._dunder_targets(val[1], dunder, inferred)
                 return
-            bound = kind in ("BM", "R") or scope.method_kind == "classmethod"
+            bound = None if kind == "UB" else kind in ("BM", "R") or scope.method_kind == "classmethod"
             yield Target(val[1], inferred, bound)
             for wrapper in self.wrappers(val[1]):
                 yield Target(wrapper, True, False)
@@ -873,7 +1116,7 @@ class Resolver:
                 _merge(out, self._builtin_result(val[1], scope_id), inferred)
             elif kind in ("S", "BM") and self.scopes[val[1]].kind == "class":
                 out[("I", val[1])] = inferred
-            elif kind in ("S", "BM", "F"):
+            elif kind in ("S", "BM", "UB", "F"):
                 _merge(out, self.returns(val[1], wrapped=kind != "F"), True)
             elif kind in ("I", "IS"):
                 for t in self._dunder_targets(val[1], "__call__", inferred):
@@ -1049,6 +1292,26 @@ def _live_bindings(bindings: list[Binding], line: int) -> list[Binding]:
         return bindings
     last = max(b.line for b in killers)
     return [b for b in bindings if b.line >= last]
+
+
+def _alternative_sources(sources: list[object]) -> list[list[object]]:
+    """The bindings of a name split into those of which one holds when it is read.
+
+    Each assignment may be the one that ran last (it is conditional, or a rebinding
+    made from elsewhere). Imports and definitions carry no mark of a branch: a
+    redefinition (``from a import X``, then ``class X(Base)``) cannot be told from a
+    choice (``if PY3: from a import X`` / ``else: class X``), so they stay one group,
+    merged as before.
+    """
+    fixed: list[object] = [src for src in sources if isinstance(src, (Defn, Import))]
+    out = [fixed] if fixed else []
+    out.extend([src] for src in sources if not isinstance(src, (Defn, Import)))
+    return out
+
+
+def _hides(src: object) -> bool:
+    """An assignment that always runs: earlier bindings of its name are gone after it."""
+    return isinstance(src, Binding) and src.kind == "assign" and not src.conditional
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:

@@ -22,7 +22,7 @@ from impactbot.model import CallSite, FileFacts, LinkedGraph
 TRACE_FORMAT = 1
 READS_FORMAT = 1001  # marks the rows that hold a file's reads
 
-FrozenOutcome = tuple[tuple[tuple[str, bool, bool], ...], str]
+FrozenOutcome = tuple[tuple[tuple[str, bool, bool | None], ...], str]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class FileTrace:
     cyclic1: frozenset[int] = frozenset()
     cyclic2: frozenset[int] = frozenset()
     entered2: frozenset[int] = frozenset()  # second-pass sites that closed a cycle themselves
-    first: Mapping[int, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
+    first: Mapping[int, tuple[tuple[str, bool | None], ...]] = field(default_factory=dict)
     final: Mapping[int, FrozenOutcome] = field(default_factory=dict)
     reads: Reads = field(default_factory=dict)  # everything its resolution read, by scope
     names: frozenset[str] = frozenset()  # names whose definitions anywhere decide its links (see .dirty)
@@ -88,7 +88,7 @@ class _Seen:
     cyclic1: set[int] = field(default_factory=set)
     cyclic2: set[int] = field(default_factory=set)
     entered2: set[int] = field(default_factory=set)
-    first: dict[int, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
+    first: dict[int, tuple[tuple[str, bool | None], ...]] = field(default_factory=dict)
     final: dict[int, FrozenOutcome] = field(default_factory=dict)
     items: list[Item] = field(default_factory=list)  # what the resolutions read, keys not yet expanded
 

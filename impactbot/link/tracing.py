@@ -152,14 +152,14 @@ class TracingResolver(Resolver):
                              lambda: memo_key in memo)
 
     def wrappers(self, func_id: str) -> list[str]:
-        key = ("w", func_id)
+        key = ("w", func_id, "")  # three parts: ``closure`` takes a two-part item for a read
         if func_id in self._wrappers:
             self._reuse(key)
             return super().wrappers(func_id)
         return self._tracked(key, lambda: super(TracingResolver, self).wrappers(func_id), None)
 
     def mro(self, class_id: str) -> tuple[str, ...]:
-        key = ("o", class_id)
+        key = ("o", class_id, "")  # three parts, as for wrappers
         if class_id in self._mro:
             self._reuse(key)
             return super().mro(class_id)

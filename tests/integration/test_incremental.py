@@ -380,6 +380,42 @@ def test_a_trace_of_other_facts_is_not_used(repo: RepoBuilder) -> None:
     assert derived == link(third)
 
 
+INHERITED = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": "from dataclasses import dataclass\n\n\n@dataclass\nclass Base:\n    id: int\n",
+    "pkg/sub.py": "from dataclasses import dataclass\n\nfrom pkg.base import Base\n\n\n"
+                  "@dataclass\nclass Sub(Base):\n    name: str = ''\n",
+    "pkg/use.py": "from pkg.sub import Sub\n\n\ndef make():\n    return Sub(1)\n",
+}
+
+
+def test_a_derived_graph_gives_an_unchanged_file_the_init_its_changed_bases_give_it(
+    repo: RepoBuilder, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    caplog.set_level(logging.DEBUG, logger="impactbot.link.incremental")
+    commits = [
+        repo.commit(INHERITED, "c1"),
+        repo.commit({"pkg/base.py": INHERITED["pkg/base.py"] + "    owner: str\n"}, "a required field"),
+        repo.commit({"pkg/base.py": INHERITED["pkg/base.py"].replace("@dataclass\n", "")}, "no dataclass"),
+        repo.commit({"pkg/base.py": INHERITED["pkg/base.py"]}, "back"),
+    ]
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    old_facts = facts_at(git, store, commits[0])
+    graph, trace = link_traced(old_facts)
+    signatures = []
+    for i, commit in enumerate(commits[1:], start=1):
+        facts = facts_at(git, store, commit)
+        graph, trace = derive(graph, old_facts, facts, stored(trace))
+        assert_same_graph(graph, link(facts), f"commit {i}")
+        sub = next(s for s in graph.symbols if s.id == "pkg/sub.py::Sub")
+        signatures.append(sub.signature.text() if sub.signature else None)
+        old_facts = facts
+    assert signatures == ["(id: int, owner: str, name: str=…)", None, "(id: int, name: str=…)"]
+    assert derived_count(caplog) == 3  # pkg/sub.py itself never changed
+
+
 def test_something_else_than_a_trace_does_not_decode_as_one() -> None:
     graph = LinkedGraph(symbols=(), edges=(), unresolved=(), dangling=(("pkg/a.py", "f", 1),))
     assert trace_from_graph(graph) is None

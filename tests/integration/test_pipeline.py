@@ -309,7 +309,129 @@ def test_a_field_added_to_a_dataclass_or_named_tuple_breaks_its_constructor_call
         ("use.py::origin", "models.py::Point", "missing required argument 'label'"),
         ("use.py::named", "models.py::Point", "missing required argument 'label'"),
         ("use.py::pair", "models.py::Pair", "missing required argument 'right'"),
-    ]  # not Point3(1, 2, 3): its fields include its base's, which are not guessed
+    ]  # Point3(1, 2, 3) still fits: Point's fields come first, then z=0, so 3 is the label
+
+
+RECORDS = """\
+from dataclasses import KW_ONLY, dataclass, field
+from typing import ClassVar, NamedTuple
+
+
+@dataclass
+class Record:
+    id: int
+    tags: list = field(default_factory=list)
+
+
+class Plain:
+    def __init__(self, a):
+        self.a = a
+
+
+@dataclass
+class Mixed(Plain):
+    b: int = 0
+
+
+class Pair(NamedTuple):
+    left: str
+    right: str = ""
+
+
+class Labeled(Pair):
+    def label(self):
+        return self.left
+"""
+
+NAMED = """\
+from dataclasses import KW_ONLY, dataclass, field
+from typing import ClassVar
+
+from records import Record
+
+
+@dataclass
+class Named(Record):
+    name: str = ""
+
+
+@dataclass
+class Renamed(Named):
+    id: int = 0
+    kind: ClassVar[str] = "x"
+    _: KW_ONLY
+    note: str = field(default="")
+"""
+
+USE_RECORDS = """\
+from named import Named, Renamed
+from records import Labeled, Mixed, Record
+
+
+def plain():
+    return Record(1)
+
+
+def named():
+    return Named(1, [], "n")
+
+
+def short():
+    return Named(2)
+
+
+def named_by_keyword():
+    return Named(id=1, owner="me", name="n")
+
+
+def renamed():
+    return Renamed(note="n")
+
+
+def mixed():
+    return Mixed(1)
+
+
+def labeled():
+    return Labeled("a")
+"""
+
+
+def test_a_dataclass_inheriting_fields_gets_its_bases_fields_first(repo: RepoBuilder) -> None:
+    repo.commit({"records.py": RECORDS, "named.py": NAMED, "use.py": USE_RECORDS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"records.py": RECORDS.replace("    id: int\n", "    id: int\n    owner: str = ''\n")
+                 .replace("@dataclass\nclass Mixed(Plain):\n", "@dataclass\nclass Mixed(Plain):\n    c: int\n")})
+    report = diff(repo.path, "main..feature")
+    by_id = {c["id"]: c for c in report["changed"]}
+    # named.py did not change, but the __init__ its dataclasses get from Record did
+    assert by_id["named.py::Named"]["signature"] == "(id: int, owner: str=…, tags: list=…, name: str=…)"
+    assert by_id["named.py::Renamed"]["signature"] == (
+        "(id: int=…, owner: str=…, tags: list=…, name: str=…, *, note: str=…)")
+    assert by_id["named.py::Named"]["signature_changed"] is True
+    assert report["breaking"] == []  # every call fits; Mixed(1) is not checked: Plain is no dataclass
+
+
+def test_a_required_field_added_to_a_base_dataclass_breaks_the_subclasses_constructor_calls(
+    repo: RepoBuilder,
+) -> None:
+    repo.commit({"records.py": RECORDS, "named.py": NAMED, "use.py": USE_RECORDS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"records.py": RECORDS.replace("    id: int\n", "    id: int\n    owner: str\n")
+                 .replace('right: str = ""', "right: str")})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"]: c["change"] for c in report["changed"] if c["signature_changed"]} == {
+        "records.py::Record": "modified", "records.py::Pair": "modified", "records.py::Labeled": "modified",
+        "named.py::Named": "modified", "named.py::Renamed": "modified"}
+    # Python refuses Renamed now (its `id = 0` precedes the required owner): no signature, no check
+    assert {c["id"]: c["signature"] for c in report["changed"]}["named.py::Renamed"] is None
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::plain", "records.py::Record", "missing required argument 'owner'"),
+        ("use.py::short", "named.py::Named", "missing required argument 'owner'"),
+        ("use.py::labeled", "records.py::Labeled", "missing required argument 'right'"),
+    ]  # Named(1, [], "n") still fits: [] is the owner now, "n" the tags
 
 
 UNBOUND = """\
@@ -356,6 +478,155 @@ def test_a_staticmethod_or_new_read_through_an_instance_or_super_gets_no_receive
         ("shapes.py::use", 25, "shapes.py::Shape::shift", "missing required argument 'y'"),
         ("shapes.py::use", 26, "shapes.py::Shape::shift", "missing required argument 'y'"),
     ]  # scale(1), scale(2) and super().__new__(cls, size) still fit: neither gets a receiver
+
+
+STORED = """\
+def helper(obj, x):
+    return x
+
+
+def tool(x):
+    return x
+
+
+def shared(obj, x):
+    return x
+
+
+class Runner:
+    run = helper
+    static = staticmethod(tool)
+
+    def go(self):
+        return self.run(1)
+
+    def via_class(self):
+        return Runner.run(self, 1)
+
+    def via_static(self):
+        return self.static(1)
+
+
+class Holder:
+    cb = shared
+
+    def __init__(self, cb):
+        self.cb = cb
+
+    def go(self):
+        return self.cb(1)
+
+
+def use():
+    runner = Runner()
+    runner.run(2)
+    return Runner.run(runner, 2)
+"""
+
+
+def test_a_function_stored_in_a_class_body_gets_the_instance_as_its_first_argument(repo: RepoBuilder) -> None:
+    repo.commit({"stored.py": STORED})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"stored.py": STORED.replace("def helper(obj, x)", "def helper(obj, x, y=0)")
+                 .replace("def tool(x)", "def tool(x, y=0)").replace("def shared(obj, x)", "def shared(obj, x, y=0)")})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"] for c in report["changed"] if c["signature_changed"]} == {
+        "stored.py::helper", "stored.py::tool", "stored.py::shared"}
+    assert report["breaking"] == []  # self.run(1) is helper(self, 1), Runner.run(runner, 2) passes it
+
+
+def test_a_call_through_a_class_attribute_that_misses_an_argument_breaks(repo: RepoBuilder) -> None:
+    repo.commit({"stored.py": STORED})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"stored.py": STORED.replace("def helper(obj, x)", "def helper(obj, x, y)")
+                 .replace("def tool(x)", "def tool(x, y)").replace("def shared(obj, x)", "def shared(obj, x, y)")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["line"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("stored.py::Runner::go", 18, "stored.py::helper", "missing required argument 'y'"),
+        ("stored.py::Runner::via_class", 21, "stored.py::helper", "missing required argument 'y'"),
+        ("stored.py::use", 39, "stored.py::helper", "missing required argument 'y'"),
+        ("stored.py::use", 40, "stored.py::helper", "missing required argument 'y'"),
+    ]  # self.static(1) calls staticmethod(tool), which does not bind; in Holder, self.cb may be
+    # the instance's own attribute, whose call gets no receiver: neither is checked
+
+
+COMPAT = """\
+import sys
+
+if sys.version_info >= (3, 8):
+    def parse(text):
+        return text
+else:
+    def parse(text, strict):
+        return text
+
+try:
+    from fastjson import loads as _loads
+
+    def load(data):
+        return _loads(data)
+except ImportError:
+    def load(data, strict=False):
+        return data
+
+
+def dump(obj):
+    return obj
+
+
+def dump(obj, indent):
+    return obj
+"""
+
+USE_COMPAT = """\
+from compat import dump, load, parse
+
+
+def short():
+    return parse("x")
+
+
+def strict():
+    return parse("x", True)
+
+
+def lenient():
+    return load("{}", strict=True)
+
+
+def pretty():
+    return dump({}, 2)
+"""
+
+
+def test_a_call_fitting_one_definition_of_a_name_redefined_in_a_branch_is_not_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"compat.py": COMPAT, "use.py": USE_COMPAT})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"compat.py": COMPAT.replace("def parse(text, strict)", "def parse(text, strict, mode='fast')")
+                 .replace("def load(data, strict=False)", "def load(data, strict=False, *, fast=True)")})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"] for c in report["changed"] if c["signature_changed"]} == {"compat.py::parse", "compat.py::load"}
+    # parse("x") fits the first parse, load("{}", strict=True) the second load
+    assert report["breaking"] == []
+
+
+def test_a_call_fitting_no_definition_of_a_redefined_name_breaks(repo: RepoBuilder) -> None:
+    repo.commit({"compat.py": COMPAT, "use.py": USE_COMPAT})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"compat.py": COMPAT.replace("def parse(text)", "def parse(text, mode)")
+                 .replace("def parse(text, strict)", "def parse(text, mode, strict)")
+                 .replace("def load(data)", "def load(data, fast)")
+                 .replace("def dump(obj, indent)", "def dump(obj, indent, sort)")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::short", "compat.py::parse", "missing required argument 'mode'"),
+        ("use.py::pretty", "compat.py::dump", "missing required argument 'sort'"),
+    ]  # parse("x", True) fits the first parse, load("{}", strict=True) the second load; the first
+    # dump is always replaced by the second, so dump({}, 2) does not fit what runs
 
 
 DECORATED = """\

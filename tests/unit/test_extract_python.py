@@ -929,7 +929,7 @@ def test_global_and_nonlocal_declarations_bind_nothing_known() -> None:
     assert binds(source) == [("outer", "registry", None, "global"), ("outer::inner", "count", None, "nonlocal")]
 
 
-def test_assignments_in_a_branch_or_loop_of_their_function_are_conditional() -> None:
+def test_assignments_in_a_branch_or_loop_of_their_scope_are_conditional() -> None:
     source = """
         def run(items):
             total = 0
@@ -963,7 +963,7 @@ def test_assignments_in_a_branch_or_loop_of_their_function_are_conditional() -> 
         "fresh": False,  # straight in the body of its own function
         "level": True,
         "flag": False,
-        "loaded": False,  # module-level code runs once, in order
+        "loaded": True,  # a branch of the module may be skipped too
     }
 
 
@@ -1209,4 +1209,104 @@ def test_the_init_a_dataclass_attrs_or_named_tuple_gets() -> None:
         "Unannotated": None,
         "OldStyle": None,  # attr.s without auto_attribs=True takes attr.ib() fields
         "Plain": None,
+    }
+
+
+def test_a_dataclass_records_its_own_fields_whatever_its_bases() -> None:
+    facts = extract(GENERATED, "python")
+    found = {d.qualname: d.dataclass_fields for d in facts.definitions if d.kind == "class"}
+    child = found["Child"]
+    assert child is not None and child.writes_init
+    assert [(name, p.kind if p else None) for name, p in child.fields] == [("z", "positional")]
+    point = found["Point"]
+    assert point is not None  # init=False and ClassVar fields take no argument, but keep their place
+    assert [name for name, p in point.fields] == ["x", "y", "tags", "hidden", "required", "count"]
+    assert [name for name, p in point.fields if p is None] == ["hidden", "count"]
+    assert found["NoInit"] is not None and not found["NoInit"].writes_init  # its fields are still a base's
+    assert found["OwnInit"] is not None and not found["OwnInit"].writes_init
+    assert found["Pair"] is None and found["Secret"] is None and found["Plain"] is None
+
+
+REDEFINED = b"""\
+import sys
+from typing import TYPE_CHECKING
+
+
+if sys.version_info >= (3, 8):
+    def parse(text):
+        return text
+else:
+    def parse(text, strict):
+        return text
+
+
+def dump(obj):
+    return obj
+
+
+def dump(obj, indent):
+    return obj
+
+
+try:
+    def load(data):
+        return data
+except ImportError:
+    def load(data, *, fast=False):
+        return data
+
+
+def scan(x):
+    return x
+
+
+if sys.flags.optimize:
+    def scan(x, y):
+        return x
+
+
+if TYPE_CHECKING:
+    def typed(x: int) -> int: ...
+else:
+    def typed(x):
+        return x
+
+
+def real(x, y):
+    return x
+
+
+if TYPE_CHECKING:
+    def real(x: int) -> int: ...
+
+
+if sys.platform == "win32":
+    class Path:
+        def __init__(self, raw):
+            self.raw = raw
+
+        def drive(self):
+            return "c"
+else:
+    class Path:
+        def __init__(self, raw, sep="/"):
+            self.raw = raw
+"""
+
+
+def test_a_name_defined_in_branches_keeps_every_signature_that_can_be_live() -> None:
+    facts = extract(REDEFINED, "python")
+    found = {d.qualname: (d.signature.text() if d.signature else None, [v.text() for v in d.variants])
+             for d in facts.definitions if d.qualname}
+    assert found == {
+        "parse": ("(text, strict)", ["(text)"]),
+        "dump": ("(obj, indent)", []),  # the second def replaces the first, always
+        "load": ("(data, *, fast=…)", ["(data)"]),
+        "scan": ("(x, y)", ["(x)"]),  # the second def may not run
+        "typed": ("(x)", []),  # the stub under TYPE_CHECKING never runs
+        "real": ("(x, y)", []),  # nor does it replace what ran before it
+        "Path": (None, []),
+        "Path::__init__": ("(self, raw, sep=…)", ["(self, raw)"]),
+        # one of the two classes has no such method: a call may meet anything there
+        "Path::drive": ("(self)", ["(*args, **kwargs)"]),
     }

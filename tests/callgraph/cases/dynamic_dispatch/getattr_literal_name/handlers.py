@@ -1,0 +1,6 @@
+def on_start():
+    return "start"
+
+
+def on_stop():
+    return "stop"
