@@ -31,8 +31,22 @@ def signature_changed(old: Signature | None, new: Signature | None) -> bool:
 
 
 def _signatures_changed(old: Symbol, new: Symbol) -> bool:
-    """The signature differs, or one of those a redefinition in a branch gives the name."""
-    return signature_changed(old.signature, new.signature) or old.variants != new.variants
+    """The signature differs, or one of those a redefinition in a branch gives the name.
+
+    The catch-all variant (a branch binding the name to something without a signature
+    of ours) is not a signature anyone wrote: it coming or going is not a change.
+    """
+    if signature_changed(old.signature, new.signature):
+        return True
+    return _written(old.variants) != _written(new.variants)
+
+
+def _written(variants: tuple[Signature, ...]) -> set[Signature]:
+    return {v for v in variants if not _accepts_anything(v)}
+
+
+def _accepts_anything(sig: Signature) -> bool:
+    return [p.kind for p in sig.params] == ["var_positional", "var_keyword"]
 
 
 def changed_symbols(changes: ChangeSet, base: LinkedGraph, head: LinkedGraph) -> tuple[ChangedSymbol, ...]:

@@ -12,6 +12,10 @@ stays path- and repository-independent and the linker does all name resolution:
 - ``a.b.c``          attribute access
 - ``f()``            the result of calling ``f``; ``a.b().c`` and ``f()()`` chain
 - ``x[]``            an element of ``x`` (subscript, iteration, unpacking)
+- ``x["k"]``, ``x[0]`` the element under a constant str key or int index (``x[-1]`` too); as a
+                     binding target, what a literal put there (see ``Binding``)
+- ``d.get("k",e)``   a call keeping a constant first argument and a default (``d.get("k")``,
+                     ``d.get(,e)`` for a computed key): read as a container, ``d["k"]`` or ``e``
 - ``"text"``         a string literal (used for string annotations and ``__all__``)
 
 An expression the syntax cannot express (a lambda, a literal, an arithmetic
@@ -151,6 +155,9 @@ class Definition:
     variants: tuple[Signature, ...] = ()
     # dataclasses: the fields of their own body, for the __init__ of dataclasses inheriting them
     dataclass_fields: DataclassFields | None = None
+    # the first definition of the name sits in an if/for/while/try/with/match block of its
+    # scope: it may not run, so it never hides an earlier binding of the name
+    conditional: bool = False
 
     @property
     def name(self) -> str:
@@ -206,6 +213,7 @@ class Import:
     level: int
     line: int
     type_only: bool = False
+    conditional: bool = False  # in a branch or loop of its scope, as for a Binding
 
     @property
     def bound_name(self) -> str:
@@ -228,6 +236,11 @@ class Binding:
     (``self.repo``), an element (``handlers[]``) or ``<return>`` for a return
     value. ``value`` is an expr: for an annotation ``x: Repo`` the value is
     ``Repo()`` (an instance), for ``x = make()`` it is ``make()``.
+
+    A keyed element (``ops["a"]``, ``fs[0]``, ``cfg["h"]["on"]``, ``<return>[1]``) is
+    bound besides the bag (``ops[]``) only for a literal the file never changes but
+    through constant-key stores, and for a function whose every return is a tuple
+    literal; a key it has no binding for is not in that literal.
     """
 
     scope: str

@@ -9,14 +9,15 @@ from tree_sitter import Node
 
 from impactbot.extract._pycalls import AUGMENTED
 from impactbot.extract._pyexpr import elements
-from impactbot.extract._pystate import END, FileState, child, dotted_text, first_of, line_of, named_child, text_of
+from impactbot.extract._pykeyed import KeyedFacts
+from impactbot.extract._pystate import END, child, dotted_text, first_of, line_of, named_child, text_of
 from impactbot.extract._records import binding
 from impactbot.model import BindingKind, Import
 
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 
 
-class BindingFacts(FileState):
+class BindingFacts(KeyedFacts):
     """The passes that produce Bindings and Imports, and ``__all__``."""
 
     def _assignments(self) -> None:
@@ -25,6 +26,7 @@ class BindingFacts(FileState):
         identifier, simple, assign_token, call = e.identifier, e.simple_values, e.assign_token, e.call
         expr, bounds, names, dead = x.expr, self.scopes.bounds, self.scopes.values, self.dead
         out, callees = self.bindings, self.callees
+        containers = e.container_literal
         for node in self._caps("assign"):
             count = node.child_count
             if count < 2:
@@ -51,7 +53,8 @@ class BindingFacts(FileState):
             if left.kind_id == identifier and value.kind_id in simple:
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
-                    if callee is _UNKNOWN or callee == "getattr":  # `getattr(o, "name")` reads o.name
+                    # `getattr(o, "name")` reads o.name; `type(o)` is o.__class__
+                    if callee is _UNKNOWN or callee in ("getattr", "type"):
                         rendered = expr(value)
                     else:
                         rendered = None if callee is None else callee + "()"
@@ -59,8 +62,12 @@ class BindingFacts(FileState):
                     rendered = expr(value)
                 record = binding(scope, text_of(left), rendered, line, "assign", self._conditional(pos))
                 out.append(((pos << 32) | (END - node.end_byte), record))
+                if rendered == "dict()":
+                    self._literal(node, left, value, scope)
             else:
                 self._bind(node, scope, x.bind_value(left, value), "assign")
+                if value.kind_id in containers and value.named_child_count:
+                    self._literal(node, left, value, scope)
 
     def _annotated(self, node: Node, left: Node, scope: str) -> None:
         annotation = node.child_by_field_id(self.e.f["type"])
@@ -150,13 +157,19 @@ class BindingFacts(FileState):
                 self._mark_deleted(child)
 
     def _returns(self) -> None:
-        x = self.x
+        x, tuples = self.x, self.e.tuple_like
         for node in self._caps("return"):
             value = x.named(node)
             if value and self._live(node):
+                scope = self.scope_at(node.start_byte)
                 pairs = [("<return>" + s, v) for s, v in x.values(value[0])]
-                self._bind(node, self.scope_at(node.start_byte), pairs, "return")
+                self._bind(node, scope, pairs, "return")
+                if value[0].kind_id in tuples:
+                    self.tuple_returns[scope].append((node, value[0]))
+                else:
+                    self.other_returns.add(scope)
         for node in self._caps("yield"):
+            self.other_returns.add(self.scope_at(node.start_byte))  # a generator: a call returns no tuple
             value = x.named(node)
             if not value or not self._live(node):
                 continue
@@ -203,8 +216,10 @@ class BindingFacts(FileState):
             scope = self.scope_at(node.start_byte)
             type_only = not self._live(node)
             line = line_of(node)
+            conditional = self._conditional(node.start_byte)
             for module, name, alias, level in self._imported(node):
-                found.append((node.start_byte, Import(scope, module, name, alias, level, line, type_only)))
+                imp = Import(scope, module, name, alias, level, line, type_only, conditional)
+                found.append((node.start_byte, imp))
         found.sort(key=first_of)
         return tuple(i for _, i in found)
 

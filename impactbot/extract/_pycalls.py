@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import DOTTED_NAME
+from impactbot.extract._pyexpr import DOTTED_NAME, bagged
 from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
 from impactbot.extract._records import call_site
 from impactbot.model import CallKind, CallSite
@@ -175,7 +175,7 @@ class CallFacts(FileState):
         """``x.append(f)`` / ``x.add(f)`` bind ``x[]``; ``__all__`` may grow."""
         owner, _, method = callee.rpartition(".")
         if method in ("append", "add") and len(args) == 1 and not keywords and args[0]:
-            self._bind(node, scope, [(owner + "[]", args[0])], "assign")
+            self._bind(node, scope, [(bagged(owner) + "[]", args[0])], "assign")
         if owner == "__all__" and scope == "" and method in ("append", "extend"):
             arguments = node.child_by_field_id(self.e.f["arguments"])
             values = [] if arguments is None else self.x.named(arguments)

@@ -32,7 +32,7 @@ class DefinitionFacts(FileState):
             decorators = self._decorators(d)
             params = None if d.kind == "class" else self._parameters(d)
             live = self._live(d.node)
-            if params and live:
+            if params is not None and live:  # a def without parameters may still annotate its return
                 self._parameter_bindings(d, params)
             end_line = self._end_line(d.node, comment_ends)
             row = rows.get(d.qualname)
@@ -66,9 +66,15 @@ class DefinitionFacts(FileState):
                     init,
                     variants,
                     fields,
+                    self._in_branch(d),
                 )
             )
         return tuple(out)
+
+    def _in_branch(self, d: Def) -> bool:
+        """Whether a definition sits in a branch or loop of its scope (it may not run)."""
+        scope = self.owners.at(d.start - 1) if d.start else -1
+        return self.branches.at(d.start) > scope
 
     def _signatures(
         self, row: _Row, parent: _Row | None

@@ -1,10 +1,12 @@
 """Python nodes rendered in the ``expr`` mini-syntax of :mod:`impactbot.model`.
 
-``expr`` turns an expression node into ``a.b``, ``f()``, ``x[]``, ``<lambda>`` or
-None. ``values`` expands what an assigned value may be (both arms of ``a if c
-else b``, the elements of a literal list), ``instances`` reads an annotation as
-"an instance of", and ``bind`` pairs assignment targets with values. The linker
-turns these strings into types; nothing here resolves a name.
+``expr`` turns an expression node into ``a.b``, ``f()``, ``x[]``, ``x["k"]``,
+``x[0]``, ``d.get("k",e)``, ``<lambda>`` or None (a constant subscript of a literal
+is the member it selects). ``values`` expands what an assigned value may be (both
+arms of ``a if c else b``, the elements of a literal list), ``instances`` reads an
+annotation as "an instance of", and ``bind`` pairs assignment targets with values
+(``a, b = v`` binds ``v[0]`` and ``v[1]``). The linker turns these strings into
+types; nothing here resolves a name.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from impactbot.extract._pygrammar import Grammar
+from impactbot.extract._pyliterals import Literals
 
 Values = list[tuple[str, "str | None"]]  # (suffix such as "" or "[]", expr)
 
 DOTTED_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _QUOTES = frozenset(b"'\"")
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_KEYED_OP = re.compile(r"\[[^\[\]()]+\]")
 
 # Annotation heads, by their last dotted component (``typing.Optional`` too).
 _UNIONS = frozenset({"Optional", "Union"})
@@ -96,6 +100,24 @@ def elements(values: Values) -> Values:
     return out or [("", None)]
 
 
+def bagged(expr: str) -> str:
+    """``d["a"][0]`` -> ``d[][]``: a store through an element adds to the bags only; keyed
+    bindings hold what a literal put there (and constant-key stores into the name itself)."""
+    return _KEYED_OP.sub("[]", expr) if "[" in expr else expr
+
+
+def element_at(values: Values, index: int) -> Values:
+    """What the element at ``index`` of each value may be (``x`` -> ``x[0]``); a literal's
+    elements stay all of them (``bind_value`` pairs literals itself)."""
+    out: Values = []
+    for suffix, value in values:
+        if suffix:
+            out.append((suffix[2:], value))
+        elif value is not None:
+            out.append(("", f"{value}[{index}]"))
+    return out or [("", None)]
+
+
 def _prefixed(prefix: str, values: Values) -> Values:
     return [(prefix + suffix, value) for suffix, value in values]
 
@@ -105,7 +127,8 @@ class Expressions:
 
     def __init__(self, g: Grammar) -> None:
         self._g = g
-        self.expr = _make_expr(g)
+        self.literals = Literals(g, string_body)
+        self.expr = _make_expr(g, self.literals)
         f = g.fields
         self._f_left, self._f_right = f["left"], f["right"]
         self._f_value, self._f_body = f["value"], f["body"]
@@ -118,6 +141,7 @@ class Expressions:
         self._conditional = g.kinds("conditional_expression")
         self._boolean = g.kinds("boolean_operator")
         self._sequences = g.kinds("list", "tuple", "set", "expression_list")
+        self._ordered = g.kinds("list", "tuple", "expression_list")
         self._comprehensions = g.kinds("list_comprehension", "set_comprehension", "generator_expression")
         self._dictionary = g.kinds("dictionary")
         self._dict_comprehension = g.kinds("dictionary_comprehension")
@@ -194,7 +218,7 @@ class Expressions:
         if kind == self._subscript:
             value = node.child_by_field_id(self._f_value)
             base = None if value is None else self.expr(value)
-            return None if base is None else base + "[]"
+            return None if base is None else bagged(base) + "[]"
         return None
 
     def bind(self, target: Node, values: Values) -> Values:
@@ -204,12 +228,36 @@ class Expressions:
             return [(name + suffix, value) for suffix, value in values]
         kind = target.kind_id
         if kind in self._unpack:
-            items = elements(values)
-            return [pair for part in self.named(target) for pair in self.bind(part, items)]
+            return self._unpacked(self.named(target), values)
         if kind in self._splat or kind in self._wrappers:
             inner = self.named(target)
             return self.bind(inner[0], values) if len(inner) == 1 else []
         return []
+
+    def _unpacked(self, parts: list[Node], values: Values) -> Values:
+        """``a, *rest, z = v``: ``a`` is ``v[0]``, ``z`` is ``v[-1]``, ``rest`` a new list of the others."""
+        stars = [i for i, part in enumerate(parts) if part.kind_id in self._splat]
+        if len(stars) > 1:
+            return []
+        star = stars[0] if stars else len(parts)
+        out: Values = []
+        for i, part in enumerate(parts):
+            if i == star:
+                out.extend(self.bind(part, [("", None), *_prefixed("[]", elements(values))]))
+            else:
+                out.extend(self.bind(part, element_at(values, i if i < star else i - len(parts))))
+        return out
+
+    def starred(self, target: Node, value: Node) -> tuple[Node, list[Node]] | None:
+        """For ``first, *rest = f, g, h``: the starred target and the literal's members it gets."""
+        if target.kind_id not in self._unpack or value.kind_id not in self._ordered:
+            return None
+        targets, sources = self.named(target), self.named(value)
+        stars = [i for i, t in enumerate(targets) if t.kind_id in self._splat]
+        if len(stars) != 1 or any(s.kind_id in self._splat for s in sources) or len(sources) < len(targets) - 1:
+            return None
+        after = len(targets) - stars[0] - 1
+        return targets[stars[0]], sources[stars[0] : len(sources) - after]
 
     def bind_value(self, target: Node, value: Node) -> Values:
         """Like ``bind``, pairing ``a, b = f, g`` element by element."""
@@ -223,7 +271,24 @@ class Expressions:
             starred = self._splat
             if len(targets) == len(sources) and not any(n.kind_id in starred for n in (*targets, *sources)):
                 return [p for t, v in zip(targets, sources, strict=True) for p in self.bind_value(t, v)]
+            found = self.starred(target, value)
+            if found is not None:
+                return self._starred_pairs(targets, sources, found)
         return self.bind(target, self.values(value))
+
+    def _starred_pairs(self, targets: list[Node], sources: list[Node], found: tuple[Node, list[Node]]) -> Values:
+        """Targets around the star take the members at their place; the star a list of the rest."""
+        star, middle = found
+        at = targets.index(star)
+        after = len(targets) - at - 1
+        out: Values = []
+        for t, v in zip(targets[:at], sources[:at], strict=True):
+            out.extend(self.bind_value(t, v))
+        rest: Values = [("", None)] + [p for m in middle for p in _prefixed("[]", self.values(m))]
+        out.extend(self.bind(star, rest))
+        for t, v in zip(targets[at + 1 :], sources[len(sources) - after :], strict=True):
+            out.extend(self.bind_value(t, v))
+        return out
 
     # ------------------------------------------------------------ annotations
 
@@ -286,7 +351,7 @@ class Expressions:
         return [] if expression is None else self.instances(expression)
 
 
-def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
+def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     """Build ``expr`` as a closure: it runs for every call site and argument."""
     identifier = g.kind("identifier")
     attribute = g.kind("attribute")
@@ -299,6 +364,10 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
     f_object, f_attribute = g.fields["object"], g.fields["attribute"]
     f_function, f_value, f_arguments = g.fields["function"], g.fields["value"], g.fields["arguments"]
     strings = g.kinds("string")
+    not_positional = g.kinds("keyword_argument", "list_splat", "parenthesized_list_splat", "dictionary_splat")
+    argument_list = g.kind("argument_list")
+    key = literals.key
+    operands = frozenset({identifier, attribute, call, subscript}) | wrappers
     dotted = DOTTED_NAME.fullmatch
 
     def expr(node: Node) -> str | None:
@@ -314,9 +383,23 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
             function = node.child_by_field_id(f_function)
             if function is not None and function.kind_id == identifier and function.text == b"getattr":
                 return _getattr(node)
-            return _suffixed(function, "()")
+            if function is not None and function.kind_id == identifier and function.text == b"type":
+                return _type_of(node)
+            called = _suffixed(function, "()")
+            if called is not None and called.endswith(".get()"):
+                return _get(node, called[:-2])
+            return called
         if kind == subscript:
-            return _suffixed(node.child_by_field_id(f_value), "[]")
+            value = node.child_by_field_id(f_value)
+            head = None if value is None else expr(value)
+            if head is None or head == "dict()":  # a literal: the member a constant key selects
+                member = literals.selected(node)
+                if member is not None:
+                    return expr(member)
+                if head is None:
+                    return None
+            index = node.named_child(1) if node.named_child_count == 2 else None
+            return head + ((index is not None and key(index)) or "[]")
         if kind in lambdas:
             return "<lambda>"
         if kind in walrus:
@@ -338,6 +421,31 @@ def _make_expr(g: Grammar) -> Callable[[Node], str | None]:
             return "getattr()"
         head = expr(args[0])
         return None if head is None else f"{head}.{parts[1].decode('ascii')}"
+
+    def _type_of(node: Node) -> str | None:
+        # `type(obj)` is obj's class, as `obj.__class__` reads it; `type(name, bases, ns)`
+        # makes a new class the linker cannot follow
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 1 or args[0].kind_id not in operands:
+            return "type()"
+        head = expr(args[0])
+        return "type()" if head is None else f"{head}.__class__"
+
+    def _get(node: Node, head: str) -> str:
+        # `d.get("a", h)` keeps its constant key and its default (`d.get("a",h)`), a computed
+        # key with a default is `d.get(,h)`: read as a container, d["a"] or h
+        arguments = node.child_by_field_id(f_arguments)
+        if arguments is None or arguments.kind_id != argument_list:
+            return head + "()"
+        args = [c for c in arguments.named_children if c.kind_id != comment]
+        if not 0 < len(args) <= 2 or any(a.kind_id in not_positional for a in args):
+            return head + "()"
+        found = key(args[0])
+        default = expr(args[1]) if len(args) == 2 else None
+        if found is None and default is None:
+            return head + "()"
+        return f"{head}({'' if found is None else found[1:-1]}{'' if default is None else ',' + default})"
 
     def _suffixed(base: Node | None, suffix: Node | str | None) -> str | None:
         if base is None or suffix is None:

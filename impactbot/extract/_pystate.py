@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from tree_sitter import Node, QueryCursor
 
@@ -20,6 +21,9 @@ from impactbot.extract._pyfingerprint import Fingerprinter
 from impactbot.extract._pygrammar import Grammar, grammar
 from impactbot.extract._records import binding
 from impactbot.model import Binding, BindingKind, CallSite, SymbolKind
+
+if TYPE_CHECKING:
+    from impactbot.extract._pykeyed import KeyedLiteral
 
 _T = TypeVar("_T")
 
@@ -101,6 +105,7 @@ class Engine:
         self.with_clause = g.kinds("with_clause")
         self.parenthesized = g.kinds("parenthesized_expression")
         self.sequence_literal = g.kinds("list", "tuple")
+        self.container_literal = g.kinds("dictionary", "list", "tuple", "expression_list")
         self.nonlocal_statement = g.kinds("nonlocal_statement")
         self.import_statement = g.kinds("import_statement")
         self.aliased_import = g.kinds("aliased_import")
@@ -236,6 +241,10 @@ class FileState:
         self.sub_deletes: set[int] = set()
         self.sub_updates: set[int] = set()
         self.all_events: list[tuple[int, str, list[str] | None]] = []
+        # literal containers and tuple returns, for the keyed element pass (``_pykeyed``)
+        self.literal_names: list[KeyedLiteral] = []
+        self.tuple_returns: defaultdict[str, list[tuple[Node, Node]]] = defaultdict(list)
+        self.other_returns: set[str] = set()
 
     def _caps(self, name: str) -> list[Node]:
         return self.caps.get(name, [])

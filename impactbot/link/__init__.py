@@ -145,9 +145,17 @@ def _signature_of(path: str, d: Definition, inits: Mapping[str, Signature]) -> S
 
 
 def site_flows(
-    path: str, site: CallSite, targets: Sequence[Target], params_of: Callable[[str], tuple[Param, ...] | None]
+    path: str,
+    site: CallSite,
+    targets: Sequence[Target],
+    params_of: Callable[[str], tuple[Param, ...] | None],
+    takes_class: Callable[[str], bool] | None = None,
 ) -> list[Flow]:
-    """The arguments one resolved call site passes into the parameters of its targets."""
+    """The arguments one resolved call site passes into the parameters of its targets.
+
+    A classmethod (``takes_class``) also gets its receiver into its first parameter: the
+    class it is called through is what ``cls`` holds there (None: the call shows none).
+    """
     scope = symbol_id(path, site.scope)
     args = site.args
     if site.kind == "decorator" and args and args[0]:
@@ -160,6 +168,8 @@ def site_flows(
         if params is None or t.bound is None:
             continue  # without knowing the receiver, no argument is known to go to a parameter
         offset = 1 if t.bound else 0
+        if t.bound and params and takes_class is not None and takes_class(t.id):
+            out.append(((t.id, params[0].name), (_receiver(site.callee), scope)))
         for i, arg in enumerate(args):
             name = _positional_param(params, i + offset, site.star)
             if arg is not None and name is not None:
@@ -168,6 +178,14 @@ def site_flows(
             if arg is not None:
                 out.append(((t.id, _keyword_param(params, keyword)), (arg, scope)))
     return out
+
+
+def _receiver(callee: str | None) -> str | None:
+    """``Sub`` of ``Sub.make``: what a method is read from; None for a bare name or a call result."""
+    if callee is None:
+        return None
+    ops = parse_expr(callee)[1]
+    return callee[: -len(ops[-1])] if ops and ops[-1].startswith(".") else None
 
 
 def _positional_param(params: tuple[Param, ...], j: int, star: bool) -> str | None:
@@ -269,6 +287,7 @@ class _Linker:
         """
         results: dict[int, Outcome] = {}
         revisit: list[int] = []
+        self.r.collect_stores()
         for i, (path, site) in enumerate(sites):
             given = known(i) if known is not None else None
             if given is not None:
@@ -298,6 +317,7 @@ class _Linker:
             return
         # arguments flow into parameters: a second pass sees what the first one found
         self.r.forget()
+        self.r.collect_stores()
         for i in revisit:
             path, site = sites[i]
             if watch is not None:
@@ -339,7 +359,7 @@ class _Linker:
             targets = [Target(v[1], inf, True) for v, inf in vals.items() if v[0] == "R"]
             return targets, "ok"
         if site.kind == "raise":  # only a class is constructed; an instance is raised as is
-            classes = {v: inf for v, inf in vals.items() if v[0] == "S" and self.r.scopes[v[1]].kind == "class"}
+            classes = {v: inf for v, inf in vals.items() if v[0] == "CS" or self.r.is_class(v)}
             return list(self.r.targets(classes)), "ok"
         targets = list(self.r.targets(vals))
         if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
@@ -349,7 +369,7 @@ class _Linker:
             targets.extend(self.r.builtin_dunders(site, scope))
         if targets:
             return targets, "ok"
-        if any(v[0] in ("X", "B", "L", "G", "M") for v in vals):
+        if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M") for v in vals):
             return [], "external"
         return [], "unknown"
 
@@ -361,6 +381,8 @@ class _Linker:
         defined = self.methods_by_name
         if name not in defined and fallback not in defined and then not in defined:
             return [], "external"
+        if self.r.class_object(callee[: -len(name or "") - 1], scope, line):
+            return [], "external"  # `type(a) == type(b)`: the metaclass's method runs, not the class's
         vals = self.r.resolve_at(callee, scope, line) if name in defined else {}
         if vals is None:
             return [], "dangling"
@@ -375,17 +397,22 @@ class _Linker:
             targets.extend(self.r.iterator_next(callee, scope, line))
         if targets:
             return targets, "ok"
-        return [], "external" if any(v[0] in ("X", "B", "L", "G", "M") for v in vals) else "unknown"
+        return [], "external" if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M") for v in vals) else "unknown"
 
     def _builtin_inplace(self, method_id: str, name: str) -> bool:
         owner = self.r.scopes[method_id].owner_class if method_id in self.r.scopes else None
         return owner is not None and self.r.builtin_defines(owner, name)
 
     def _record_flow(self, path: str, site: CallSite, targets: Sequence[Target]) -> None:
-        if not site.args and not site.kwargs:
+        if not site.args and not site.kwargs and not any(self.takes_class(t.id) for t in targets):
             return
-        for key, flow in site_flows(path, site, targets, self.params_of):
+        for key, flow in site_flows(path, site, targets, self.params_of, self.takes_class):
             self.r.param_flow[key].append(flow)
+
+    def takes_class(self, callee_id: str) -> bool:
+        """Whether a call passes its receiver's class as the callee's first argument (a classmethod)."""
+        callee = self.r.scopes.get(callee_id)
+        return callee is not None and callee.method_kind == "classmethod"
 
     def params_of(self, callee_id: str) -> tuple[Param, ...] | None:
         """The parameters of a function or method of the revision (None for anything else)."""
@@ -401,7 +428,8 @@ class _Linker:
         for t in targets:
             conf: Confidence = "inferred" if t.inferred else "resolved"
             self.edges.add(caller, t.id, "calls", conf, site.line)
-            if site.kind == "call" and t.bound is not None:  # unknown receiver: not checked
+            # unknown receiver: not checked; `raise E` calls E() without arguments, so it is
+            if site.kind in ("call", "raise") and t.bound is not None:
                 self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound))
         if targets or site.kind != "call" or status == "external":
             return

@@ -4,7 +4,8 @@ A linked revision's trace records, per file, everything its resolution read
 (see :class:`impactbot.link.tracing.TracingResolver`): pairs such as
 ``(scope id, name)`` for a name looked up in a scope, ``(class id, attr)`` for a
 member looked up on a class, ``("<module>", dotted)`` for a module looked up,
-``(function id, "@param")`` for a parameter read. Those records include what
+``(function id, "@param")`` for a parameter read, ``("<stores>", attr)`` for the
+assignments ``obj.attr = v`` outside obj's class consulted. Those records include what
 was read on the way, through imports, return values and argument flows, so a
 file whose records meet nothing that changed resolves exactly as before.
 
@@ -21,7 +22,16 @@ from posixpath import basename
 
 from impactbot.link import is_test_file
 from impactbot.link.modules import ModuleIndex
-from impactbot.link.python import INPLACE_FALLBACKS, ITERATOR_NEXT, Defn, Moved, Resolver, Scope, parse_expr
+from impactbot.link.python import (
+    INPLACE_FALLBACKS,
+    ITERATOR_NEXT,
+    Defn,
+    Moved,
+    Resolver,
+    Scope,
+    keys_read,
+    parse_expr,
+)
 from impactbot.model import Binding, FileFacts, Import
 
 Read = tuple[str, str]  # what resolution read: (scope id, class id or marker; name or marker)
@@ -33,7 +43,7 @@ def _source_key(src: object) -> tuple[object, ...]:
     if isinstance(src, Defn):
         return ("def", src.id)
     if isinstance(src, Import):
-        return ("import", src.module, src.name, src.alias, src.level, src.type_only)
+        return ("import", src.module, src.name, src.alias, src.level, src.type_only, src.conditional)
     if isinstance(src, Binding):
         return ("bind", src.target, src.value, src.kind, getattr(src, "conditional", False))
     if isinstance(src, Moved):
@@ -57,6 +67,27 @@ def _bases_seen(r: Resolver, scope: Scope) -> list[object]:
     for expr in scope.definition.bases:
         found = r.base_sources(scope.id, expr)
         out.append(None if found is None else (found[1].id, [_source_key(s) for s in found[0]]))
+    return out
+
+
+def _order_seen(r: Resolver, scope: Scope) -> dict[str, list[object]]:
+    """Per name of a module or class body, the bindings that reads depending on where
+    statements stand see: lines moved around change them without changing the bindings
+    of any name. A module's name read once the module has run sees some; an assignment's
+    value sees some bindings of its first name at its line."""
+    if scope.kind not in ("module", "class"):
+        return {}
+    out: dict[str, list[object]] = defaultdict(list)
+    early = sorted(f for f in r.import_calls if scope.kind == "module" and f.startswith(scope.id + "::"))
+    for name, sources in scope.names.items():
+        for via in (None, *early):  # read once the module has run, or by a function it calls
+            settled = r.settled(scope, name, via)
+            if settled is not None:
+                out[name].append((via, [_source_key(s) for s in settled]))
+        for src in sources:
+            found = r.line_sources(src.value, scope.id, src.line) if isinstance(src, Binding) and src.value else None
+            if found is not None:
+                out[name].append((found[1].id, [_source_key(s) for s in found[0]]))
     return out
 
 
@@ -123,6 +154,16 @@ class _Version:
     r: Resolver
     scopes: dict[str, Scope]
     facts: FileFacts
+    stores: dict[str, list[tuple[object, ...]]] = field(default_factory=dict)  # attr -> `obj.attr = v` outside
+
+
+def _stores_by_path(r: Resolver) -> dict[str, dict[str, list[tuple[object, ...]]]]:
+    """Per file, the assignments to attributes of objects other than a method's receiver."""
+    out: dict[str, dict[str, list[tuple[object, ...]]]] = defaultdict(lambda: defaultdict(list))
+    for attr, found in r.attr_stores.items():
+        for b, where in found:
+            out[r.scopes[where].path][attr].append((*_source_key(b), where))
+    return out
 
 
 def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes) -> None:
@@ -130,12 +171,15 @@ def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes
     if old is None or new is None:
         out.paths.add(path)
         out.reads.add(("<all>", path))
+        out.reads |= {("<stores>", attr) for v in (old, new) if v is not None for attr in v.stores}
         for v in (old, new):
             out.definitions |= {s.definition.name for s in (v.scopes.values() if v else ()) if s.definition}
             out.hierarchy |= any(s.kind == "class" for s in (v.scopes.values() if v else ()))
         return
     if old.facts.all_names != new.facts.all_names:
         out.reads.add(("<all>", path))
+    attrs = old.stores.keys() | new.stores.keys()
+    out.reads |= {("<stores>", a) for a in attrs if old.stores.get(a) != new.stores.get(a)}
     for sid in old.scopes.keys() | new.scopes.keys():
         o, n = old.scopes.get(sid), new.scopes.get(sid)
         _compare_scope(sid, o, n, old, new, out)
@@ -155,6 +199,9 @@ def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, ne
                 out.reads.add((scope.parent, scope.definition.name))
     on, nn = (_names(o) if o else {}), (_names(n) if n else {})
     changed = {name for name in on.keys() | nn.keys() if on.get(name) != nn.get(name)}
+    changed |= {read for read in map(keys_read, changed) if read is not None}  # a key came or went
+    ov, nv = (_order_seen(old.r, o) if o else {}), (_order_seen(new.r, n) if n else {})
+    changed |= {name for name in ov.keys() | nv.keys() if ov.get(name) != nv.get(name)}
     op, np = (set(o.params) if o else set()), (set(n.params) if n else set())
     changed |= op ^ np
     if scope.kind == "class":  # a property given or denied a setter: assigning it calls another way
@@ -185,9 +232,10 @@ def changes(
     """What may resolve differently, given the resolvers of the old versions and of the new revision."""
     out = Changes()
     old_scopes, new_scopes = _by_path(old_r), _by_path(new_r)
+    old_stores, new_stores = _stores_by_path(old_r), _stores_by_path(new_r)
     for path in sorted(changed):
-        old = _Version(old_r, old_scopes[path], old_facts[path]) if path in old_facts else None
-        new = _Version(new_r, new_scopes[path], new_facts[path]) if path in new_facts else None
+        old = _Version(old_r, old_scopes[path], old_facts[path], old_stores[path]) if path in old_facts else None
+        new = _Version(new_r, new_scopes[path], new_facts[path], new_stores[path]) if path in new_facts else None
         _compare(path, old, new, out)
     _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
     for versions in (old_scopes, new_scopes):

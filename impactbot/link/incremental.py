@@ -241,7 +241,7 @@ class _Derivation:
             t = self.trace.files[path]
             for j in sorted(t.first):
                 targets = [Target(tid, False, bound) for tid, bound in t.first[j]]
-                flows: list[Flow] = site_flows(path, calls[j], targets, self._old_params)
+                flows: list[Flow] = site_flows(path, calls[j], targets, self._old_params, self._old_takes_class)
                 for key, flow in flows:
                     out[key].append(flow)
         return out
@@ -252,6 +252,12 @@ class _Derivation:
         scope = self.old_r.scopes.get(callee)
         d = scope.definition if scope is not None else None
         return d.signature.params if d is not None and d.signature is not None else None
+
+    def _old_takes_class(self, callee: str) -> bool:
+        if callee.split("::", 1)[0] not in self.changed:
+            return self.linker.takes_class(callee)
+        scope = self.old_r.scopes.get(callee)
+        return scope is not None and scope.method_kind == "classmethod"
 
     # ----------------------------------------------------------- second pass
 

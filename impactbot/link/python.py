@@ -10,12 +10,17 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("I", class_id)``  an instance of exactly that in-repository class (it was constructed)
 - ``("IS", class_id)`` an instance of that class or of a subclass (``self``, an annotation):
                        a method call on it may dispatch to any override
+- ``("CS", class_id)`` that class or a subclass, as a class object (``type(self)``, ``cls``
+                       when a call's receiver is not known): calling it may construct any of
+                       them, a method read on it may be any override
 - ``("M", name)``      an in-repository module
 - ``("X", "")``        something outside the repository (stdlib, third party); one
                        value for all of it, since nothing outside is ever an edge
 - ``("B", name)``      a builtin
 - ``("L",)``           a lambda
 - ``("G", func_id)``   the iterator a generator function returns
+- ``("CM", func_id)``  the context manager a ``@contextmanager`` generator function returns
+- ``("CE", func_id)``  its ``__enter__`` (``__aenter__``): calling it gives what the function yields
 - ``("P", class_id)``  ``super()`` inside a method of that class
 - ``("UB", func_id)``  a function stored in a class body (``run = helper``), read through
                        an instance, of which it cannot be told whether it gets the
@@ -34,13 +39,15 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from impactbot.link.modules import ModuleIndex
 from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, symbol_id
 
 Value = tuple[str, ...]
 Values = dict[Value, bool]
+# class id -> `obj.attr = v` on its instances (and whether obj is of that class exactly)
+StoreTable = dict[str, list[tuple[Binding, str, bool]]]
 EXTERNAL: Value = ("X", "")
 # More possible values than this is not knowledge: the expression is treated as
 # unknown rather than linked to every candidate.
@@ -83,6 +90,9 @@ INPLACE_FALLBACKS: dict[str, str] = {
 # Iterating (a for loop, a comprehension) calls the iterator's next method on what
 # the iteration method returned.
 ITERATOR_NEXT: dict[str, str] = {"__iter__": "__next__", "__aiter__": "__anext__"}
+# Decorators turning a generator function into a context manager factory, and the
+# method that enters the context (and returns what the generator yields).
+CONTEXT_MANAGERS: dict[str, str] = {"contextmanager": "__enter__", "asynccontextmanager": "__aenter__"}
 # Builtins that iterate their first argument to the end.
 CONSUMING_BUILTINS = frozenset({"sorted", "list", "tuple", "set"})
 # Methods of builtin types and of much-used standard library objects: a call such
@@ -119,7 +129,8 @@ COMMON_METHODS = BUILTIN_TYPE_METHODS | frozenset(
 
 @functools.lru_cache(maxsize=65536)
 def parse_expr(expr: str) -> tuple[str, tuple[str, ...]]:
-    """``a.b().c[]`` -> ("a", (".b", "()", ".c", "[]"))."""
+    """``a.b().c[]`` -> ("a", (".b", "()", ".c", "[]")); ``d["k"]`` -> ("d", ('["k"]',)),
+    ``d.get("k",f)`` -> ("d", (".get", '("k",f)')): a call or an element op keeps its text."""
     ops: list[str] = []
     base_end = len(expr)
     for i, ch in enumerate(expr):
@@ -137,15 +148,44 @@ def parse_expr(expr: str) -> tuple[str, tuple[str, ...]]:
                 j += 1
             ops.append(expr[i:j])
             i = j
-        elif ch == "(":
-            ops.append("()")
-            i += 2
-        elif ch == "[":
-            ops.append("[]")
-            i += 2
+        elif ch == "(" or ch == "[":
+            j = _closing(expr, i)
+            if j < 0:
+                break
+            ops.append(expr[i : j + 1])
+            i = j + 1
         else:  # malformed; stop rather than guess
             break
     return base, tuple(ops)
+
+
+def _closing(expr: str, i: int) -> int:
+    """Where the bracket opened at ``i`` closes; -1 when it does not (keys hold no brackets)."""
+    if expr[i + 1 : i + 2] in (")", "]"):
+        return i + 1
+    depth = 0
+    for j in range(i, len(expr)):
+        ch = expr[j]
+        if ch == "(" or ch == "[":
+            depth += 1
+        elif ch == ")" or ch == "]":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def keys_read(name: str) -> str | None:
+    """``d["a"]`` -> ``d[*]``: the read that stands for "which keys ``d`` has bindings for"
+    (a key a literal lacks is not there); None for a name that is not a keyed element."""
+    if not name.endswith("]") or name.endswith("[]"):
+        return None
+    return name[: name.rindex("[")] + "[*]"
+
+
+def _is_element(op: str) -> bool:
+    """``[]`` or a constant-key element op such as ``["k"]`` or ``[0]``."""
+    return op[0] == "["
 
 
 # ---------------------------------------------------------------------- scopes
@@ -224,9 +264,20 @@ class Resolver:
         self.inst_attrs: dict[str, dict[str, list[tuple[Binding, str]]]] = defaultdict(
             lambda: defaultdict(list)
         )
+        # `obj.attr = value` outside obj's methods, by attr: an instance attribute of obj's
+        # class when obj is known to be an instance of one class
+        self.attr_stores: dict[str, list[tuple[Binding, str]]] = defaultdict(list)
+        self._store_tables: dict[str, tuple[StoreTable, bool]] | None = None  # see collect_stores
+        self._collecting = False
         self.by_name: dict[str, list[str]] = defaultdict(list)  # def name -> ids
         self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
         self._memo: dict[tuple[str, str], tuple[Values | None, bool]] = {}
+        self._line_memo: dict[tuple[str, str, int], tuple[Values | None, bool]] = {}
+        self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
+        # top-level function id -> lines where the module's own code calls it while it runs
+        self.import_calls: dict[str, list[int]] = defaultdict(list)
+        self._rewraps: set[int] = set()  # ids of the bindings ``_index_rewraps`` finds
+        self._lambda_lines: set[tuple[str, int]] = set()  # (scope id, line), see ``_index_lambdas``
         self._wrappers: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, bool]] = {}
@@ -253,6 +304,7 @@ class Resolver:
             if site.kind == "decorator" and site.scope and site.callee and site.callee.endswith(".setter"):
                 name = site.callee[: -len(".setter")].rsplit(".", 1)[-1]
                 self.setter_props.add(symbol_id(path, f"{site.scope}::{name}"))
+        self._index_body_sites(path, facts)
         for b in facts.bindings:
             self._add_binding(path, b)
         for imp in facts.imports:
@@ -262,10 +314,64 @@ class Resolver:
             elif scope is not None:
                 scope.names["*"].append(imp)
 
+    def _index_body_sites(self, path: str, facts: FileFacts) -> None:
+        """What the order of statements in module and class bodies depends on, from their sites."""
+        classes = {d.qualname for d in facts.definitions if d.kind == "class"}
+        # most sites are in functions: none of these concern them
+        body = [site for site in facts.calls if not site.scope or site.scope in classes]
+        if body:
+            self._index_import_calls(path, facts, body)
+            self._index_rewraps(facts, body, classes)
+            self._index_lambdas(path, facts, body, classes)
+
+    def _index_import_calls(self, path: str, facts: FileFacts, body: list[CallSite]) -> None:
+        """Where the module's own body (or a class body in it) calls one of its top-level
+        functions by name: that function runs before the module has finished."""
+        top = {d.qualname for d in facts.definitions if d.kind == "function" and "::" not in d.qualname}
+        for site in body if top else ():
+            name = parse_expr(site.callee)[0] if site.callee else ""
+            if name in top and self._runs_on_import(path, site.scope):
+                self.import_calls[symbol_id(path, name)].append(site.line)
+
+    def _index_rewraps(self, facts: FileFacts, body: list[CallSite], classes: set[str]) -> None:
+        """Assignments in a module or class body that pass the name's earlier value to the call
+        they store (``f = partial(f, x)``, ``f = deco(f)``): what they store usually calls it,
+        as a decorator's wrapper does, so they hide nothing."""
+        stored = {
+            (b.scope, b.line, b.target): b for b in facts.bindings
+            if b.kind == "assign" and b.value and b.value.endswith("()") and (not b.scope or b.scope in classes)
+        }
+        for site in body if stored else ():
+            for arg in site.args if site.kind == "call" else ():
+                b = stored.get((site.scope, site.line, arg or ""))
+                if b is not None:
+                    self._rewraps.add(id(b))
+
+    def _index_lambdas(self, path: str, facts: FileFacts, body: list[CallSite], classes: set[str]) -> None:
+        """Lines of a module or class body holding a lambda: the sites of its body belong to the
+        line's scope, but run whenever the lambda is called, not at the line."""
+        for b in facts.bindings:
+            if b.value == "<lambda>" and (not b.scope or b.scope in classes):
+                self._lambda_lines.add((symbol_id(path, b.scope), b.line))
+        for site in body:
+            if "<lambda>" in site.args or any(value == "<lambda>" for _, value in site.kwargs):
+                self._lambda_lines.add((symbol_id(path, site.scope), site.line))
+
+    def _runs_on_import(self, path: str, qualname: str) -> bool:
+        """Whether code in this scope runs as the module is imported: the module body, a class
+        body in it or in such a class."""
+        while qualname:
+            scope = self.scopes.get(symbol_id(path, qualname))
+            if scope is None or scope.kind != "class":
+                return False
+            qualname = scope.definition.parent if scope.definition is not None else ""
+        return True
+
     def _relocate(self, scope: Scope) -> None:
         """Move rebindings of outer names (global, nonlocal, container writes) to their owner."""
         for name in sorted(scope.names):
-            base = name[:-2] if name.endswith("[]") else name
+            # `registry[]` and `registry["k"]` (a store under a constant key) belong to `registry`
+            base = name[:-2] if name.endswith("[]") else name.partition("[")[0]
             if base in scope.globals:
                 owner = self.scopes.get(scope.path)
             elif base in scope.nonlocals or (name != base and not self._binds(scope, base)):
@@ -329,6 +435,8 @@ class Resolver:
             head, _, attr = target.partition(".")
             if scope.owner_class and head == scope.first_param and "." not in attr:
                 self.inst_attrs[scope.owner_class][attr].append((b, sid))
+            elif _stored_attr(attr.rpartition(".")[2]):
+                self.attr_stores[attr.rpartition(".")[2]].append((b, sid))
             return
         scope.names[target].append(b)
 
@@ -381,14 +489,14 @@ class Resolver:
 
         A class statement runs where it is written: a module or class body runs top to
         bottom, and so does the function a class statement is in; an outer function's
-        or the module's names, read from inside a function, may hold any of their values
-        by the time it runs. Only the first name is ordered: ``mod.Base`` reads the
-        module's attribute whenever it was set.
+        names, read from inside a function, may hold any of their values by the time it
+        runs, and the module's hold what the module bound last (see ``settled``). Only
+        the first name is ordered: ``mod.Base`` reads the module's attribute when set last.
         """
         scope = self.scopes[class_id]
         assert scope.definition is not None
         name, ops = parse_expr(expr)
-        if ops[:1] == ("[]",) or not name.isidentifier():
+        if (ops and _is_element(ops[0])) or not name.isidentifier():
             return None
         return self._sources_at(name, scope.parent or class_id, scope.definition.start_line)
 
@@ -404,7 +512,7 @@ class Resolver:
                     return None
                 if name in scope.names:
                     sources = scope.names[name]
-                    live = self._live_at(sources, line) if ordered else None
+                    live = self._live_at(sources, line) if ordered else self.settled(scope, name, scope_id)
                     return (sources, scope, False) if live is None else (live, scope, True)
             ordered = ordered and scope.kind in ("module", "class")
             first = False
@@ -414,36 +522,94 @@ class Resolver:
     def _live_at(self, sources: list[object], line: int) -> list[object] | None:
         """The sources of a name that can be bound at ``line`` of their scope; None for all of them.
 
-        The last unconditional assignment before the line hides what came before it;
-        imports and definitions carry no such mark (``try: from a import X`` / ``except
-        ImportError: class X``), so they hide nothing. A conditional assignment after the
-        line may be in a loop around it and stays; nothing else after it can be reached.
-        With nothing before the line (a name Python would not find yet, or a line the
-        facts do not order), every source stays.
+        The last source before the line that always runs (an assignment, import or
+        definition outside any branch or loop of the scope) hides what came before it;
+        ``try: from a import X`` / ``except ImportError: class X`` hide nothing. A
+        conditional assignment after the line may be in a loop around it and stays;
+        nothing else after it can be reached. With nothing before the line (a name Python
+        would not find yet, or a line the facts do not order), every source stays.
         """
         if len(sources) < 2:
             return None
-        lines = [self._source_line(src) for src in sources]
-        before = [(src, at) for src, at in zip(sources, lines, strict=True) if at is not None and at < line]
+        spans = [self._source_span(src) for src in sources]
+        before = [(src, span[0]) for src, span in zip(sources, spans, strict=True) if span and span[0] < line]
         if not before:
             return None
-        start = max((at for src, at in before if _hides(src)), default=0)
+        start = max((at for src, at in before if self._hides(src)), default=0)
         live = [
-            src for src, at in zip(sources, lines, strict=True)
-            if at is None or start <= at < line or (at > line and isinstance(src, Binding) and src.conditional)
+            src for src, span in zip(sources, spans, strict=True)
+            if span is None or (start <= span[1] and span[0] < line)
+            or (span[0] > line and isinstance(src, Binding) and src.conditional)
         ]
         return None if len(live) == len(sources) else live
 
-    def _source_line(self, src: object) -> int | None:
-        """Where a source binds its name; None for a rebinding made from another scope (it
-        happens whenever that code runs). A definition counts from its first line: a name
-        defined twice in a scope is one definition spanning both."""
+    def _source_span(self, src: object) -> tuple[int, int] | None:
+        """The first and last line where a source binds its name; None for a rebinding made
+        from another scope (it happens whenever that code runs). A name defined twice in a
+        scope is one definition spanning both: a binding between them does not hide it.
+        A class statement binds its name once its body has run: the body (``backend =
+        DjangoTemplates`` in ``class DjangoTemplates``) still sees the earlier binding."""
         if isinstance(src, (Binding, Import)):
-            return src.line
+            return src.line, src.line
+        if isinstance(src, Defn):
+            d = self.scopes[src.id].definition
+            if d is None:
+                return None
+            return (d.end_line if d.kind == "class" else d.start_line), d.end_line
+        return None
+
+    def _hides(self, src: object) -> bool:
+        """A source that always runs: earlier bindings of its name are gone after it (unless it
+        wraps them, see ``_index_rewraps``)."""
+        if isinstance(src, Binding):
+            return src.kind == "assign" and not src.conditional and id(src) not in self._rewraps
+        if isinstance(src, Import):
+            return not src.conditional
         if isinstance(src, Defn):
             definition = self.scopes[src.id].definition
-            return definition.start_line if definition is not None else None
-        return None
+            return definition is not None and not definition.conditional
+        return False
+
+    def settled(self, scope: Scope, name: str, reader: str | None = None) -> list[object] | None:
+        """The bindings of a module's name that code run once the module has finished sees
+        (a function called later, another module importing it): what the module bound last
+        and the rebindings made from elsewhere; None for all of them.
+
+        A function may also run while the module still runs: read from the scope
+        ``reader``, in a top-level function of the module, the name also has the bindings
+        seen where the module's own body calls that function. A call reaching it some
+        other way (through another function, an alias) is not seen, and what it would see
+        is given up.
+        """
+        sources = scope.names.get(name)
+        if not sources or len(sources) < 2 or scope.kind != "module" or scope.definition is None:
+            return None
+        if not name.isidentifier():
+            return None
+        via = self.top_level(reader) if reader is not None and reader.startswith(scope.id + "::") else None
+        lines = self.import_calls.get(via, ()) if via is not None else ()
+        key = (scope.id, name, via if via is not None and lines else "")
+        if key not in self._settled_memo:
+            ends = [scope.definition.end_line + 1, *lines]
+            self._settled_memo[key] = self._live_at_any(sources, ends)
+        return self._settled_memo[key]
+
+    def _live_at_any(self, sources: list[object], lines: list[int]) -> list[object] | None:
+        """The sources that can be bound at one of the lines; None for all of them."""
+        seen: set[int] = set()
+        for line in lines:
+            live = self._live_at(sources, line)
+            if live is None:
+                return None
+            seen |= {id(src) for src in live}
+        return None if len(seen) == len(sources) else [src for src in sources if id(src) in seen]
+
+    def top_level(self, scope_id: str) -> str | None:
+        """The definition directly in the module that holds a scope; None for the module."""
+        scope = self.scopes.get(scope_id)
+        while scope is not None and scope.parent is not None and scope.parent != scope.path:
+            scope = self.scopes.get(scope.parent)
+        return scope.id if scope is not None and scope.parent is not None else None
 
     def _note(self, read: tuple[str, str]) -> None:
         """A read that no lookup records by itself (the tracing resolver keeps them)."""
@@ -544,10 +710,10 @@ class Resolver:
         """
         alternatives = self.mro_alternatives(class_id) if start <= 1 else (self.mro(class_id),)
         if len(alternatives) == 1:
-            return self._first_member(alternatives[0][start:], attr)
+            return self._first_member(alternatives[0][start:], attr, start == 0)
         found: tuple[Values, str | None] | None = None
         for mro in alternatives:
-            hit = self._first_member(mro[start:], attr)
+            hit = self._first_member(mro[start:], attr, start == 0)
             if hit is None:
                 continue
             if found is None:
@@ -557,27 +723,126 @@ class Resolver:
                 found = found[0], found[1] or hit[1]
         return found
 
-    def _first_member(self, mro: tuple[str, ...], attr: str) -> tuple[Values, str | None] | None:
-        for cls in mro:
+    def _first_member(
+        self, mro: tuple[str, ...], attr: str, own_class: bool = True
+    ) -> tuple[Values, str | None] | None:
+        """The first class along ``mro`` giving ``attr``; ``own_class`` when the first one
+        may be the object's own class (not so past the class of a ``super()``)."""
+        self._note(("<stores>", attr))
+        stored = attr in self.attr_stores  # stored on some object outside its class
+        scopes, inst_attrs = self.scopes, self.inst_attrs
+        for i, cls in enumerate(mro):
             if cls.startswith("X:"):
                 return {EXTERNAL: False}, None
-            scope = self.scopes[cls]
+            scope = scopes[cls]
             if attr in scope.names:
                 return self._resolve_sources(scope.names[attr], scope), cls
-            if attr in self.inst_attrs.get(cls, {}):
+            own = inst_attrs[cls].get(attr, []) if cls in inst_attrs else []
+            outside = self._stores_on(cls, attr, own_class and i == 0) if stored else []
+            if own or outside:
                 vals: Values = {}
-                for binding, where in self.inst_attrs[cls][attr]:
-                    _merge(vals, self.resolve(binding.value, where) if binding.value else {}, True)
-                return vals, cls
+                for binding, where in [*own, *outside]:
+                    _merge(vals, self._stored_value(binding, where), True)
+                # a store from outside the class may happen late, or not at all: until it
+                # does, the attribute is what the classes along the MRO give
+                rest = None if own else self._first_member(mro[i + 1 :], attr, False)
+                if rest is None:
+                    return vals, cls
+                _merge(vals, rest[0], False)
+                return vals, rest[1]
         return None
+
+    def _stored_value(self, binding: Binding, where: str) -> Values:
+        """What an assignment to an instance attribute stored. A property read there ran its
+        getter there: reading the attribute later gives what the getter returned, and runs
+        nothing."""
+        vals = self.resolve(binding.value, where) if binding.value else {}
+        if not vals or not any(v[0] == "R" for v in vals):
+            return vals or {}
+        out: Values = {}
+        seen: set[Value] = set()
+        todo = list(vals.items())
+        while todo:  # a getter returning another property read ran that one too
+            val, inferred = todo.pop()
+            if val[0] != "R":
+                _merge(out, {val: inferred}, False)
+            elif val not in seen:
+                seen.add(val)
+                todo.extend((v, True) for v in self.returns(val[1]))
+        return out
+
+    def _stores_on(self, class_id: str, attr: str, exact: bool = True) -> list[tuple[Binding, str]]:
+        """Assignments ``obj.attr = value`` outside the class's methods where ``obj`` is an
+        instance of the class or of a subclass (``self`` elsewhere, an annotation) and,
+        with ``exact`` (the object read may be of the class itself), one constructed from
+        it."""
+        self._note(("<stores>", attr))
+        if attr not in self.attr_stores:
+            return []
+        if self._collecting:  # not known yet (what is resolved meanwhile is forgotten after)
+            return []
+        if self._store_tables is None:
+            self.collect_stores()
+        assert self._store_tables is not None
+        table, touched = self._store_tables[attr]
+        self._reuse_stores(attr)
+        self.touched_param |= touched
+        return [(binding, where) for binding, where, only in table.get(class_id, ()) if exact or not only]
+
+    def collect_stores(self) -> None:
+        """Decide which class each ``obj.attr = value`` outside a class stores into.
+
+        Done once per pass, before any call site: resolving the objects from inside a
+        member lookup would tie that lookup into cycles through every function that
+        stores the attribute, cutting its answer short depending on where it started.
+        While collecting, outside stores count as unknown (an object is resolved without
+        them); the answers memoised meanwhile are dropped after.
+        """
+        tables: dict[str, tuple[StoreTable, bool]] = {}
+        self._store_tables = tables
+        self._collecting = True
+        try:
+            for attr in sorted(self.attr_stores):
+                tables[attr] = self._store_table(attr)
+        finally:
+            self._collecting = False
+            self.forget()
+            self._store_tables = tables
+
+    def _store_table(self, attr: str) -> tuple[StoreTable, bool]:
+        """The stores of ``attr`` by class, and whether deciding that read a parameter.
+
+        Only an object known to be of one class counts: a guess among several would give
+        each of them the attribute. The object is resolved as anywhere in its scope, not as
+        at the assignment's line: what a file's other files read of it stays line-free.
+        """
+        outer, self.touched_param = self.touched_param, False
+        table: StoreTable = defaultdict(list)
+        for binding, where in self.attr_stores[attr]:
+            vals = self.resolve(binding.target[: -len(attr) - 1], where) or {}
+            classes = {v[1] for v in vals if v[0] in ("I", "IS")}
+            if len(classes) == 1 and all(v[0] in ("I", "IS") for v in vals):
+                # an annotated parameter, and what callers pass: still the one class
+                table[classes.pop()].append((binding, where, all(v[0] == "I" for v in vals)))
+        touched = self.touched_param
+        self.touched_param = outer
+        return dict(table), touched
+
+    def _reuse_stores(self, attr: str) -> None:
+        """A table of ``collect_stores`` read (the tracing resolver records it)."""
 
     # ---------------------------------------------------------------- names
 
     def resolve_at(self, expr: str, scope_id: str, line: int) -> Values | None:
         """Like ``resolve``, but a local name reassigned straight in the function body
-        before ``line`` no longer has its earlier values (``f = a; f = b; f()`` calls b)."""
+        before ``line`` no longer has its earlier values (``f = a; f = b; f()`` calls b);
+        in a module or class body, see ``resolve_line``."""
         base, ops = parse_expr(expr)
         scope = self.scopes.get(scope_id)
+        if scope is not None and scope.kind in ("module", "class"):
+            if (scope_id, line) in self._lambda_lines:  # maybe in a lambda's body: no order known
+                return self.resolve(expr, scope_id)
+            return self.resolve_line(expr, scope_id, line)
         if scope is None or scope.kind not in ("function", "method") or base in scope.params:
             return self.resolve(expr, scope_id)
         sources = scope.names.get(base)
@@ -591,9 +856,62 @@ class Resolver:
         vals = self._resolve_sources(list(live), scope)
         return self._apply_ops(vals, ops, scope_id) if vals else vals
 
+    def resolve_line(self, expr: str, scope_id: str, line: int) -> Values | None:
+        """``expr`` as the statement at ``line`` of a module or class body evaluates it: its
+        first name has the bindings that statement can see (``f = g; f = h; f()`` calls h;
+        after ``a, b = b, a`` each holds the other's value), where ``resolve`` has them all."""
+        key = (expr, scope_id, line)
+        hit = self._line_memo.get(key)
+        if hit is not None:
+            self.touched_param |= hit[1]
+            return hit[0]
+        active = (expr, f"{scope_id}@{line}")
+        if active in self._active:
+            return {}
+        if len(self._active) > MAX_DEPTH:
+            self.truncated = True
+            return {}
+        outer, outer_truncated = self.touched_param, self.truncated
+        self.touched_param = self.truncated = False
+        self._active.add(active)
+        try:
+            result = self._resolve_line_uncached(expr, scope_id, line)
+        finally:
+            self._active.discard(active)
+        touched, truncated = self.touched_param, self.truncated
+        if not truncated:  # as in ``resolve``: a cut-short answer is never reused
+            self._line_memo[key] = (result, touched)
+        self.touched_param = outer or touched
+        self.truncated = outer_truncated or truncated
+        return result
+
+    def line_sources(self, expr: str, scope_id: str, line: int) -> tuple[list[object], Scope] | None:
+        """The bindings of the first name of ``expr`` that the statement at ``line`` of a module
+        or class body sees, and their scope; None when that is all of them or not known."""
+        base, ops = parse_expr(expr)
+        # elements accumulate (``hooks.append(f)`` adds to ``hooks = [g]``): never hidden
+        if not base.isidentifier() or (ops and _is_element(ops[0])):
+            return None
+        found = self._sources_at(base, scope_id, line)
+        return (found[0], found[1]) if found is not None and found[2] else None
+
+    def _resolve_line_uncached(self, expr: str, scope_id: str, line: int) -> Values | None:
+        found = self.line_sources(expr, scope_id, line)
+        if found is None:
+            return self.resolve(expr, scope_id)
+        ops = parse_expr(expr)[1]
+        vals = self._resolve_sources(*found)
+        result = self._apply_ops(vals, ops, scope_id) if vals else vals
+        if not result and _container_ops(ops) != ops:
+            # maybe a dict or list read (``d.get(k)``): ``resolve`` tries it, on every binding
+            return self.resolve(expr, scope_id)
+        return result
+
     def forget(self) -> None:
         """Drop memoised answers (arguments have flowed since they were computed)."""
+        self._store_tables = None
         self._memo.clear()
+        self._line_memo.clear()
         self._members_memo.clear()
         self._wrappers.clear()
 
@@ -636,16 +954,30 @@ class Resolver:
         base, ops = parse_expr(expr)
         found = self._resolve_ops(base, ops, scope_id)
         if not found:
-            reads = _container_ops(ops)
+            reads = _container_ops(ops, keys=True)
             if reads != ops:  # not a repository method: maybe a dict or list read
-                return self._resolve_ops(base, reads, scope_id) or found
+                read = self._resolve_ops(base, reads, scope_id) or found
+                return self._with_defaults(read, ops, scope_id)
         return found
 
+    def _with_defaults(self, vals: Values | None, ops: tuple[str, ...], scope_id: str) -> Values | None:
+        """A container's ``.get(k, default)`` may give the default too."""
+        defaults = _get_defaults(ops)
+        if not defaults:
+            return vals
+        out = dict(vals or {})
+        for default in defaults:
+            _merge(out, self.resolve(default, scope_id), True)
+        return out or vals
+
     def _resolve_ops(self, base: str, ops: tuple[str, ...], scope_id: str) -> Values | None:
-        if ops and ops[0] == "[]":
+        if ops and _is_element(ops[0]):
+            keyed = self._keyed(base, ops, scope_id) if ops[0] != "[]" else None
+            if keyed is not None:
+                return self._apply_ops(keyed[0], ops[keyed[1] :], scope_id)
             vals = self.lookup(base + "[]", scope_id)
             if vals is None:
-                vals = self._elements(self.lookup(base, scope_id) or {})
+                vals = self._elements_at(self.lookup(base, scope_id) or {}, ops[0])
             ops = ops[1:]
         else:
             vals = self.lookup(base, scope_id)
@@ -653,17 +985,73 @@ class Resolver:
             return None
         return self._apply_ops(vals, ops, scope_id)
 
+    def _keyed(self, base: str, ops: tuple[str, ...], scope_id: str) -> tuple[Values, int] | None:
+        """What leading constant-key reads (``d["a"]``, ``fs[0]``, ``cfg["h"]["on"]``) give
+        from the keyed bindings of the scope that binds ``base``, and how many ops that
+        took; None when that scope has none for ``base`` (its bag then answers).
+
+        The extractor binds ``d["a"]`` only for a literal the file never changes but
+        through constant-key stores: a key it has no binding for is not there (a
+        KeyError, or ``.get``'s default). Past a constant key, a computed one reads that
+        member's own bag (``cfg["h"][]``).
+        """
+        scope = self._binder(base, scope_id)
+        if scope is None:
+            return None
+        name, used = base, 0
+        for op in ops:
+            if not _is_element(op):
+                break
+            if op != "[]":
+                self._note((scope.id, name + op))
+                if name + op in scope.names:
+                    name, used = name + op, used + 1
+                    continue
+                if self._has_keys(scope, name):
+                    return {}, used + 1
+            if not used:
+                break
+            self._note((scope.id, name + "[]"))
+            if name + "[]" not in scope.names:
+                break
+            name, used = name + "[]", used + 1
+        if not used:
+            return None
+        return self._resolve_sources(scope.names[name], scope), used
+
+    def _has_keys(self, scope: Scope, name: str) -> bool:
+        """Whether ``name`` has keyed bindings in the scope (``name["a"]``, ``name[0]``)."""
+        self._note((scope.id, name + "[*]"))  # see keys_read
+        prefix = name + "["
+        return any(n.startswith(prefix) and n[len(prefix)] != "]" and "[" not in n[len(prefix) :] for n in scope.names)
+
+    def _binder(self, name: str, scope_id: str) -> Scope | None:
+        """The scope whose binding of ``name`` a read in ``scope_id`` sees (``lookup``'s walk)."""
+        scope = self.scopes.get(scope_id)
+        first = True
+        while scope is not None:
+            if name in scope.globals:
+                scope = self._module_scope(scope)
+                continue
+            if (first or scope.kind != "class") and name not in scope.nonlocals:
+                self._note((scope.id, name))
+                if name in scope.names or name in scope.params:
+                    return scope
+            first = False
+            scope = self.scopes.get(scope.parent) if scope.parent else None
+        return None
+
     def _apply_ops(self, vals: Values, ops: tuple[str, ...], scope_id: str) -> Values:
         i = 0
         while i < len(ops):
             op = ops[i]
-            if op == "()":
+            if op[0] == "(":
                 vals = self.call_results(vals, scope_id)
-            elif op == "[]":
-                vals = self._elements(vals)
-            elif i + 1 < len(ops) and ops[i + 1] == "[]":
+            elif op[0] == "[":
+                vals = self._elements_at(vals, op)
+            elif i + 1 < len(ops) and _is_element(ops[i + 1]):
                 # `obj.handlers[k]`: the elements stored into that attribute
-                vals = self._members(vals, op[1:] + "[]") or self._elements(self._members(vals, op[1:]))
+                vals = self._member_elements(vals, op[1:], ops[i + 1])
                 i += 1
             else:
                 vals = self._members(vals, op[1:])
@@ -673,18 +1061,29 @@ class Resolver:
         return vals
 
     def lookup(self, name: str, scope_id: str) -> Values | None:
-        """Python's LEGB lookup of ``name`` starting in ``scope_id``."""
+        """Python's LEGB lookup of ``name`` starting in ``scope_id``.
+
+        A function reads the module's names when it runs, usually once the module has
+        finished: what the module bound last (``settled``). Module-level code without a
+        line to order it sees every binding.
+        """
         scope = self.scopes.get(scope_id)
         first = True
+        in_function = False
         while scope is not None:
             if name in scope.globals:
                 scope = self._module_scope(scope)
+                in_function = True
                 continue
             visible = first or scope.kind != "class"
             if visible and name not in scope.nonlocals:
-                found = self._lookup_here(name, scope)
+                if in_function and scope.kind == "module":
+                    found = self._settled_lookup(name, scope, scope_id)
+                else:
+                    found = self._lookup_here(name, scope)
                 if found is not None:
                     return found
+            in_function = in_function or scope.kind in ("function", "method")
             first = False
             scope = self.scopes.get(scope.parent) if scope.parent else None
         base = name[:-2] if name.endswith("[]") else name
@@ -694,6 +1093,15 @@ class Resolver:
 
     def _module_scope(self, scope: Scope) -> Scope | None:
         return self.scopes.get(scope.path)
+
+    def _settled_lookup(self, name: str, scope: Scope, reader: str | None = None) -> Values | None:
+        """``_lookup_here``, read once the scope has finished running if it is a module (see
+        ``settled``)."""
+        live = self.settled(scope, name, reader)
+        if live is None:
+            return self._lookup_here(name, scope)
+        self._note((scope.id, name))
+        return self._resolve_sources(live, scope)
 
     def _lookup_here(self, name: str, scope: Scope) -> Values | None:
         if name.endswith("[]") and name[:-2] in scope.params:
@@ -742,13 +1150,66 @@ class Resolver:
     def _param_values(self, scope: Scope, name: str) -> Values:
         vals: Values = {}
         if name == scope.first_param and scope.owner_class:
-            kind = "S" if scope.method_kind == "classmethod" else "IS"
-            vals[(kind, scope.owner_class)] = False
+            if scope.method_kind == "classmethod":
+                return self._class_param(scope, name, scope.owner_class)
+            vals[("IS", scope.owner_class)] = False
             return vals
         self.touched_param = True
         for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
             _merge(vals, self.resolve(arg, caller_scope) or {}, True)
         return vals
+
+    def _class_param(self, scope: Scope, name: str, owner: str) -> Values:
+        """``cls`` of a classmethod: the class each call reaches it through (``Sub.make()``,
+        ``sub.make()``, ``cls.make()``), which the link passes as the first parameter's flow.
+
+        Like ``self``, it may be the owner or any subclass when a call's receiver is not
+        known (an alias, a module attribute) or no call of the repository reaches it.
+        """
+        self.touched_param = True
+        flows = self.param_flow.get((scope.id, name), ())
+        vals: Values = {}
+        known = bool(flows)
+        for arg, caller in flows:
+            found = self._as_class((self.resolve(arg, caller) if arg else None) or {}, caller, owner)
+            known = known and found is not None
+            _merge(vals, found, True)
+        if not known:
+            vals[("CS", owner)] = False
+        return vals
+
+    def _as_class(self, receiver: Values, caller: str, owner: str) -> Values | None:
+        """The class a call's receiver passes to a classmethod of ``owner``: an instance's
+        class, a class itself, what ``super()`` stands for; None when it is unknown or not
+        a class that reaches ``owner``'s method."""
+        out: Values = {}
+        for val, inferred in receiver.items():
+            kind = val[0]
+            if kind == "P":  # super().make(): the class the calling method itself was given
+                found = self._caller_class(caller, owner)
+                if found is None:
+                    return None
+                _merge(out, found, inferred)
+                continue
+            if kind not in ("S", "I", "IS", "CS") or self.scopes[val[1]].kind != "class":
+                return None
+            cls = val[1]
+            if owner in self.mro(cls):
+                out[("S" if kind in ("S", "I") else "CS", cls)] = inferred
+            elif kind in ("IS", "CS") and cls in self.mro(owner):
+                out[("CS", owner)] = inferred  # dispatched to an override: only its subclasses get there
+            else:
+                return None
+        return out or None
+
+    def _caller_class(self, caller: str, owner: str) -> Values | None:
+        scope = self.scopes.get(caller)
+        while scope is not None and scope.owner_class is None:
+            scope = self.scopes.get(scope.parent) if scope.parent else None
+        if scope is None or scope.first_param is None:
+            return None
+        first = self.resolve(scope.first_param, scope.id) or {}
+        return self._as_class({v: inf for v, inf in first.items() if v[0] != "P"}, scope.id, owner)
 
     def _resolve_sources(self, sources: list[object], scope: Scope) -> Values:
         vals: Values = {}
@@ -760,11 +1221,30 @@ class Resolver:
             elif isinstance(src, Moved):
                 _merge(vals, self.resolve(src.binding.value, src.origin) or {}, True)
             elif isinstance(src, Binding):
-                found = self.resolve(src.value, scope.id) or {}
+                found = self._binding_value(src, scope)
                 if src.kind == "annotation":  # declared type: the value may be of a subclass
                     found = {(("IS", v[1]) if v[0] == "I" else v): inf for v, inf in found.items()}
                 _merge(vals, found, True)
+                if src.kind == "for":
+                    _merge(vals, self._loop_items(src, scope), True)
         return vals
+
+    def _loop_items(self, src: Binding, scope: Scope) -> Values:
+        """What a loop variable gets from iterating an instance. Its value's last ``[]`` is the
+        loop (or an unpacking, ``[1]``), not a subscript: a ``__getitem__`` does not make it unclear."""
+        if src.value is None or not src.value.endswith("]"):
+            return {}
+        out: Values = {}
+        for val in self._binding_value(replace(src, value=src.value[: src.value.rindex("[")]), scope):
+            if val[0] in ("I", "IS"):
+                _merge(out, self._iteration(val), True)
+        return out
+
+    def _binding_value(self, src: Binding, scope: Scope) -> Values:
+        """What an assignment stores; a module or class body evaluates it at its line."""
+        if src.value is not None and scope.kind in ("module", "class"):
+            return self.resolve_line(src.value, scope.id, src.line) or {}
+        return self.resolve(src.value, scope.id) or {}
 
     def import_value(self, imp: Import, path: str) -> Values:
         target = self.modules.absolute(path, imp.module, imp.level)
@@ -798,7 +1278,7 @@ class Resolver:
             return None
         self._active.add(key)
         try:
-            return self._lookup_here(name, scope)
+            return self._settled_lookup(name, scope)  # imported once the module has run
         finally:
             self._active.discard(key)
 
@@ -825,15 +1305,18 @@ class Resolver:
             return {EXTERNAL: False}
         if kind == "B":
             return {EXTERNAL: False}
-        if kind in ("S", "I", "IS"):
+        if kind in ("S", "I", "IS", "CS"):
             scope = self.scopes[val[1]]
             if scope.kind != "class":
                 return {}
             hit = self.class_member(val[1], attr)
+            if attr == "__class__" and kind in ("I", "IS") and (hit is None or hit[1] is None):
+                return {("S" if kind == "I" else "CS", val[1]): False}  # not a property of its own
+            instance = kind in ("I", "IS")
             # a class may get attributes at run time (setattr, other objects): unknown, not missing
-            found = self._bind(hit[0], kind != "S", attr, hit[1], val[1]) if hit else {}
-            if kind == "IS":
-                _merge(found, self._dispatch(val[1], attr), True)
+            found = self._bind(hit[0], instance, attr, hit[1], val[1]) if hit else {}
+            if kind in ("IS", "CS"):
+                _merge(found, self._dispatch(val[1], attr, instance), True)
             return found
         if kind == "P":
             hit = self.class_member(val[1], attr, start=1)
@@ -851,10 +1334,13 @@ class Resolver:
                 self._active.discard(key)
         if kind == "G":
             return {EXTERNAL: False}
+        if kind == "CM":
+            return {("CE", val[1]): False} if attr == self._enter_method(val[1]) else {EXTERNAL: False}
         return {}
 
-    def _dispatch(self, class_id: str, attr: str) -> Values:
-        """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users supply)."""
+    def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
+        """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users
+        supply), read through an instance of them or, without ``instance``, the class."""
         out: Values = {}
         if self._building_subclasses:  # resolving class bases: dispatch is not known yet
             self.truncated = True
@@ -862,7 +1348,7 @@ class Resolver:
         for sub in self.subclasses().get(class_id, ()):
             hit = self.class_member(sub, attr)
             if hit is not None and hit[1] is not None:
-                _merge(out, self._bind(hit[0], True, attr, hit[1], sub), True)
+                _merge(out, self._bind(hit[0], instance, attr, hit[1], sub), True)
             if len(out) > MAX_VALUES:
                 return {}  # dispatch to that many classes says nothing: keep the declared one only
         return out
@@ -986,7 +1472,7 @@ class Resolver:
         scope = self.scopes[func_id]
         if scope.kind == "class" or scope.method_kind == "classmethod" or attr == "__new__":
             return "S"  # constructed; bound to the class either way; an implicit staticmethod
-        if attr.endswith("[]") or attr not in self.scopes[owner].names:
+        if attr.endswith("]") or attr not in self.scopes[owner].names:
             return "S"  # an element of a container, or an attribute of the instance itself
         if self._shadowed(attr, owner, cls):
             return "UB"
@@ -1010,6 +1496,8 @@ class Resolver:
             if not c.startswith("X:"):
                 self._note((c, attr))
                 if any(not self._class_receiver(where) for _, where in self.inst_attrs.get(c, {}).get(attr, ())):
+                    return True
+                if self._stores_on(c, attr, c == cls):
                     return True
         return False
 
@@ -1037,7 +1525,7 @@ class Resolver:
             scope = self.scopes.get(path)
             if scope is None:
                 continue
-            found = self._lookup_here(attr, scope)
+            found = self._settled_lookup(attr, scope)
             if found is not None:
                 found_any = True
                 _merge(vals, found, False)
@@ -1046,13 +1534,61 @@ class Resolver:
             found_any = True
         return vals if found_any else None
 
+    def _member_elements(self, vals: Values, attr: str, op: str) -> Values:
+        """``obj.table["k"]``: what a class or module body keyed under that attribute, else
+        the elements stored into it (``obj.table[]``), else the elements of its values."""
+        if op != "[]":
+            found = self._members(vals, attr + op)
+            if found:
+                return found
+        return self._members(vals, attr + "[]") or self._elements_at(self._members(vals, attr), op)
+
+    def _elements_at(self, vals: Values, op: str) -> Values:
+        """The element ``op`` (``[]`` or a constant key) reads from values: a function
+        returning tuple literals gives the member at that index (``<return>[1]``)."""
+        if op == "[]":
+            return self._elements(vals)
+        out: Values = {}
+        rest: Values = {}
+        for val, inferred in vals.items():
+            target = "<return>" + op
+            if val[0] == "G":
+                self._note((val[1], target))
+            if val[0] == "G" and target in self.scopes[val[1]].names:
+                _merge(out, self._scope_target(val[1], target), True)
+            else:
+                rest[val] = inferred
+        _merge(out, self._elements(rest) if rest else {}, False)
+        return out
+
     def _elements(self, vals: Values) -> Values:
         out: Values = {}
         for val, _inferred in vals.items():
             if val[0] == "G":
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
+            elif val[0] in ("I", "IS"):
+                _merge(out, self._instance_elements(val), True)
             elif val[0] == "X":
                 out[EXTERNAL] = False
+        return out
+
+    def _instance_elements(self, val: Value) -> Values:
+        """An element of an instance, as iterating it gives one. A subscript (``x[k]``) reads
+        as an element too: an instance that may have a ``__getitem__`` (its own, a subclass's,
+        an outside base's) gives nothing here."""
+        return {} if self.member(val, "__getitem__") else self._iteration(val)
+
+    def _iteration(self, val: Value) -> Values:
+        """What iterating an instance gives: what its ``__iter__`` yields when that is a
+        generator, or what the ``__next__`` of the iterator it returns returns."""
+        out: Values = {}
+        for method, then in ITERATOR_NEXT.items():
+            for it in self.call_results(self.member(val, method) or {}, ""):
+                if it[0] == "G":
+                    _merge(out, self._scope_target(it[1], "<return>[]"), True)
+                elif it[0] in ("I", "IS"):
+                    _merge(out, self.call_results(self.member(it, then) or {}, ""), True)
+        out.pop(EXTERNAL, None)  # an outside iterator's items: unknown, as before
         return out
 
     def _scope_target(self, scope_id: str, target: str) -> Values:
@@ -1097,6 +1633,27 @@ class Resolver:
                 yield Target(wrapper, True, False)
         elif kind in ("I", "IS"):
             yield from self._dunder_targets(val[1], "__call__", inferred)
+        elif kind == "CS":
+            yield from self._constructions(val[1], inferred)
+
+    def _constructions(self, class_id: str, inferred: bool) -> Iterator[Target]:
+        """Calling a class that may be any subclass: each of them and what constructs it.
+
+        With more subclasses than a value may hold, only the class itself: dispatch to
+        that many says nothing (as for a method call on an instance of it).
+        """
+        subs: list[str] = []
+        if self._building_subclasses:  # resolving class bases: subclasses are not known yet
+            self.truncated = True
+        else:
+            subs = self.subclasses().get(class_id, [])
+        classes = [class_id] + (subs if len(subs) <= MAX_VALUES else [])
+        seen: set[str] = set()
+        for i, cls in enumerate(classes):
+            for t in self._targets_of(("S", cls), inferred or i > 0):
+                if t.id not in seen:
+                    seen.add(t.id)
+                    yield t
 
     def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
         hit = self.class_member(class_id, dunder)
@@ -1116,11 +1673,15 @@ class Resolver:
                 _merge(out, self._builtin_result(val[1], scope_id), inferred)
             elif kind in ("S", "BM") and self.scopes[val[1]].kind == "class":
                 out[("I", val[1])] = inferred
+            elif kind == "CS":
+                out[("IS", val[1])] = inferred
             elif kind in ("S", "BM", "UB", "F"):
                 _merge(out, self.returns(val[1], wrapped=kind != "F"), True)
             elif kind in ("I", "IS"):
                 for t in self._dunder_targets(val[1], "__call__", inferred):
                     _merge(out, self.returns(t.id), True)
+            elif kind == "CE":
+                _merge(out, self._scope_target(val[1], "<return>[]"), True)
             elif kind == "R" and ("R()", val[1]) not in self._active:
                 self._active.add(("R()", val[1]))
                 try:
@@ -1133,12 +1694,57 @@ class Resolver:
         scope = self.scopes.get(func_id)
         if scope is None:
             return {}
-        out = dict(self._scope_target(func_id, "<return>"))
+        out = self._returned(func_id)
         if "<return>[]" in scope.names:
-            out[("G", func_id)] = True
+            out[("CM" if self._enter_method(func_id) else "G", func_id)] = True
         for wrapper in self.wrappers(func_id) if wrapped else ():
-            _merge(out, self._scope_target(wrapper, "<return>"), True)
+            _merge(out, self._returned(wrapper), True)
         return out
+
+    def _returned(self, func_id: str) -> Values:
+        """What a function's return statements give, its return annotation standing in for
+        those that do not tell.
+
+        A value the body does tell (``-> Base: return Sub()``) is more precise than the
+        declared class, through which a call may dispatch to any override. An unknown or
+        outside value, or one read from a parameter (fed by the repository's own calls
+        only), is not: there the annotation is what callers can count on.
+        """
+        self._note((func_id, "<return>"))
+        scope = self.scopes[func_id]
+        sources = scope.names.get("<return>", [])
+        declared: list[object] = [b for b in sources if isinstance(b, Binding) and b.kind == "annotation"]
+        if not declared:
+            return self._resolve_sources(sources, scope) if sources else {}
+        out: Values = {}
+        untold = False
+        for src in sources:
+            if not (isinstance(src, Binding) and src.kind == "annotation"):
+                told, certain = self._told(src, scope)
+                untold = untold or not certain
+                _merge(out, told, True)
+        if untold or len(declared) == len(sources):
+            _merge(out, self._resolve_sources(declared, scope), True)
+        return out
+
+    def _told(self, src: object, scope: Scope) -> tuple[Values, bool]:
+        """What one return statement gives, and whether that is all it can give (not unknown,
+        outside, or read from a parameter)."""
+        outer = self.touched_param
+        self.touched_param = False
+        vals = self._resolve_sources([src], scope)
+        from_param = self.touched_param
+        self.touched_param = outer or from_param
+        return vals, bool(vals) and not from_param and EXTERNAL not in vals
+
+    def _enter_method(self, func_id: str) -> str | None:
+        """The method whose call enters the context manager a ``@contextmanager`` (or
+        ``@asynccontextmanager``) generator function returns; None for other functions."""
+        for deco in self.scopes[func_id].decorators:
+            name = _decorator_name(deco)
+            if name in CONTEXT_MANAGERS:
+                return CONTEXT_MANAGERS[name]
+        return None
 
     def _builtin_result(self, name: str, scope_id: str) -> Values:
         if name == "super":
@@ -1245,6 +1851,15 @@ class Resolver:
             return None
         return None
 
+    def class_object(self, expr: str, scope_id: str, line: int) -> bool:
+        """Whether ``expr`` can only be a class of the repository (not an instance of one)."""
+        vals = self.resolve_at(expr, scope_id, line) if expr else None
+        return bool(vals) and all(v[0] == "CS" or self.is_class(v) for v in vals or {})
+
+    def is_class(self, val: Value) -> bool:
+        """Whether a value is exactly a class defined in the repository."""
+        return val[0] == "S" and self.scopes[val[1]].kind == "class"
+
     def iterator_next(self, iter_call: str, scope_id: str, line: int) -> Iterator[Target]:
         """What iterating runs after ``iter_call`` (``x.__iter__``): the ``__next__`` of its result."""
         name = iter_call.rsplit(".", 1)[-1]
@@ -1261,26 +1876,39 @@ _CONTAINER_READS = {
 }
 
 
-def _container_ops(ops: tuple[str, ...]) -> tuple[str, ...]:
+def _container_ops(ops: tuple[str, ...], keys: bool = False) -> tuple[str, ...]:
     """``d.get(k)`` reads an element of ``d``, like ``d[k]``; so do values() and items().
 
     Used only when the expression does not resolve as written, so a repository
-    class with a `get` method keeps its own meaning.
+    class with a `get` method keeps its own meaning. With ``keys``, ``d.get("a")``
+    reads ``d["a"]``; without, the bag, as any other element read (an index after
+    ``items()[]`` is a pair's member, which the bag holds too).
     """
     if not any(op in (".get", ".pop", ".setdefault", ".values", ".items", ".copy") for op in ops):
         return ops
+    shape = tuple("()" if op[0] == "(" else "[]" if op[0] == "[" else op for op in ops)
     out: list[str] = []
     i = 0
     while i < len(ops):
         for pattern, replacement in _CONTAINER_READS.items():
-            if ops[i : i + len(pattern)] == pattern:
-                out.extend(replacement)
+            if shape[i : i + len(pattern)] == pattern:
+                key = ops[i + 1][1:-1].partition(",")[0] if keys and pattern == (".get", "()") else ""
+                out.extend((f"[{key}]",) if key else replacement)
                 i += len(pattern)
                 break
         else:
             out.append(ops[i])
             i += 1
     return tuple(out)
+
+
+def _get_defaults(ops: tuple[str, ...]) -> list[str]:
+    """The default of each ``.get(k, default)`` with what follows it: ``d.get("a",h)()`` -> ``h()``."""
+    out: list[str] = []
+    for i in range(len(ops) - 1):
+        if ops[i] == ".get" and "," in ops[i + 1] and ops[i + 1][0] == "(":
+            out.append(ops[i + 1][1:-1].partition(",")[2] + "".join(ops[i + 2 :]))
+    return out
 
 
 def _live_bindings(bindings: list[Binding], line: int) -> list[Binding]:
@@ -1298,10 +1926,10 @@ def _alternative_sources(sources: list[object]) -> list[list[object]]:
     """The bindings of a name split into those of which one holds when it is read.
 
     Each assignment may be the one that ran last (it is conditional, or a rebinding
-    made from elsewhere). Imports and definitions carry no mark of a branch: a
-    redefinition (``from a import X``, then ``class X(Base)``) cannot be told from a
-    choice (``if PY3: from a import X`` / ``else: class X``), so they stay one group,
-    merged as before.
+    made from elsewhere). A redefinition outside any branch (``from a import X``, then
+    ``class X(Base)``) has hidden what came before it (``_live_at``); the imports and
+    definitions left (``try: from a import X`` / ``except ImportError: class X``) stay
+    one group, merged as before.
     """
     fixed: list[object] = [src for src in sources if isinstance(src, (Defn, Import))]
     out = [fixed] if fixed else []
@@ -1309,9 +1937,14 @@ def _alternative_sources(sources: list[object]) -> list[list[object]]:
     return out
 
 
-def _hides(src: object) -> bool:
-    """An assignment that always runs: earlier bindings of its name are gone after it."""
-    return isinstance(src, Binding) and src.kind == "assign" and not src.conditional
+def _stored_attr(attr: str) -> bool:
+    """Whether ``obj.attr = v`` (or ``obj.attr[k] = v``) makes an instance attribute.
+
+    Not ``obj.__class__ = cls``, which changes obj's type, nor another dunder: Python
+    reads protocol methods from the type.
+    """
+    name = attr.removesuffix("[]")
+    return name.isidentifier() and not (name.startswith("__") and name.endswith("__"))
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:

@@ -117,7 +117,8 @@ class Recorder:
         seen = self.seen[path]
         seen.first_done.add(j)
         site = self.sites[i][1]
-        if site.args or site.kwargs:
+        # the targets a site's arguments (or a classmethod's receiver) flow into
+        if site.args or site.kwargs or any(self.linker.takes_class(t.id) for t in outcome[0]):
             seen.first[j] = tuple((t.id, t.bound) for t in outcome[0])
         ordered = self.r.tainted or self.r.stale  # in the first pass, both depend on the order
         if touched:

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from impactbot.link.dirty import Read
 from impactbot.link.modules import ModuleIndex
-from impactbot.link.python import Resolver, Scope, Values
+from impactbot.link.python import Resolver, Scope, StoreTable, Values
 from impactbot.model import FileFacts, Import
 
 TRACED_RECURSION_LIMIT = 4000  # about twice the frames the link's bounded chains need, with tracing
@@ -139,6 +139,16 @@ class TracingResolver(Resolver):
         return self._tracked(key, lambda: super(TracingResolver, self).resolve(expr, scope_id),
                              lambda: (expr, scope_id) in memo)
 
+    def resolve_line(self, expr: str, scope_id: str, line: int) -> Values | None:
+        key = ("a", expr, scope_id, str(line))
+        memo_key = (expr, scope_id, line)
+        memo = self._line_memo
+        if memo_key in memo:
+            self._reuse(key)
+            return super().resolve_line(expr, scope_id, line)
+        return self._tracked(key, lambda: super(TracingResolver, self).resolve_line(expr, scope_id, line),
+                             lambda: memo_key in memo)
+
     def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
         if self.frame is not None:
             self.frame.append((class_id, attr))
@@ -181,6 +191,19 @@ class TracingResolver(Resolver):
         self.tainted = True  # the site that builds it: replay it in its place, in either pass
         self.table_digest = _digest(table)
         return table
+
+    def collect_stores(self) -> None:
+        frame, self.frame = self.frame, None  # between sites: each site reading a table reuses its key
+        try:
+            super().collect_stores()
+        finally:
+            self.frame = frame
+
+    def _store_table(self, attr: str) -> tuple[StoreTable, bool]:
+        return self._tracked(("t", attr, ""), lambda: super(TracingResolver, self)._store_table(attr), None)
+
+    def _reuse_stores(self, attr: str) -> None:
+        self._reuse(("t", attr, ""))  # three parts, as for wrappers
 
     def _reuse(self, key: Item) -> None:
         if key in self._open:
@@ -271,9 +294,9 @@ class TracingResolver(Resolver):
         self._note((func_id, "<return>[]"))
         return super().returns(func_id, wrapped)
 
-    def _dispatch(self, class_id: str, attr: str) -> Values:
+    def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
         self._note(("<subclasses>", class_id))
-        return super()._dispatch(class_id, attr)
+        return super()._dispatch(class_id, attr, instance)
 
     def _star_lookup(self, name: str, scope: Scope) -> Values | None:
         if self.frame is not None:  # which modules' __all__ decide what a star import binds

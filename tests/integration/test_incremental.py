@@ -107,6 +107,7 @@ class Program:
 
     def _statement(self, params: str) -> str:
         f, c, m = self._name(), self.rng.choice(CLASSES), self.rng.choice(METHODS)
+        key = self.rng.choice(["0", "1", "-1", "'a'", "'b'", "v"])
         choices = [
             f"{f}(v)",
             f"obj = {c}()\n    obj.{m}()",
@@ -118,6 +119,10 @@ class Program:
             f"{f}_alias(v)",
             "poke(v)",
             f"re_{f}(v)",
+            f"TABLE[{key}](v)",
+            f"mod.TABLE.get('{self.rng.choice('ab')}', {f})(v)",
+            "first, second = pair()\n    second(v)",
+            "mod.pick()(v)",
         ]
         if "fn" in params:
             choices.append("fn(v)")
@@ -218,6 +223,27 @@ class Program:
         cb = self.rng.choice(["handler", "other_handler", "alpha", "Circle"])
         src.blocks[name] = f"def {name}(v=None):\n    return apply({cb}, v)"
 
+    def _edit_table(self) -> None:
+        # a literal read by constant keys, kept as written or changed in ways that leave only
+        # its bag; a function reading it, one returning a tuple: each edited on its own
+        src = self.files[self._module_path()]
+        f, g, h = self.rng.sample(FUNCTIONS, 3)
+        key = self.rng.choice(["'a'", "'b'", "0", "-1"])
+        block, text = self.rng.choice([
+            ("table", f"TABLE = {{'a': {f}, 'b': {g}}}"),
+            ("table", f"TABLE = [{f}, {g}]"),
+            ("table", f"TABLE = {{'a': {f}, 'b': {{'x': {g}}}}}"),
+            ("table", f"TABLE = {{'a': {f}, 'b': {g}}}\nTABLE['b'] = {h}"),
+            ("table", f"TABLE = {{'a': {f}, 'b': {g}}}\nTABLE[{h}] = {h}"),
+            ("table", f"TABLE = [{f}, {g}]\nTABLE.insert(0, {h})"),
+            ("table", f"TABLE = {{'a': {f}}}\n\n\ndef fill():\n    TABLE['b'] = {h}"),
+            ("pick", f"def pick():\n    return TABLE[{key}]"),
+            ("pair", f"def pair():\n    return {f}, {g}"),
+            ("pair", f"def pair():\n    return ({g}, {h})"),
+            ("pair", f"def pair():\n    yield {f}\n    return {g}, {h}"),
+        ])
+        src.blocks[block] = text
+
     def _edit_move(self) -> None:
         movable = [p for p in self.files if p in MODULES[3:] or p.startswith("pkg/moved")]
         if movable:
@@ -245,7 +271,7 @@ class Program:
 
 
 OPS = ["add_function", "remove_block", "rewrite_block", "change_import", "change_reexport", "change_base",
-       "twin_method", "callback", "move", "fixture", "cycle"]
+       "twin_method", "callback", "move", "fixture", "cycle", "table"]
 
 
 @dataclass

@@ -897,3 +897,60 @@ def test_default_cache_lives_in_the_git_directory_and_can_be_cleared(
     capsys.readouterr()
     assert main(["cache", "info", "-C", str(shop.path)]) == 0
     assert "facts:      0" in capsys.readouterr().out
+
+
+ERRORS = """\
+class Refused(Exception):
+    def __init__(self):
+        super().__init__("refused")
+
+
+def check(ok):
+    if not ok:
+        raise Refused
+
+
+def recheck(ok):
+    try:
+        check(ok)
+    except Refused as error:
+        raise error
+"""
+
+
+def test_raising_a_class_whose_constructor_now_needs_an_argument_is_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"errors.py": ERRORS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"errors.py": ERRORS.replace("def __init__(self):", "def __init__(self, code):")})
+    report = diff(repo.path, "main..feature")
+    # `raise Refused` constructs it without arguments; re-raising the caught instance constructs nothing
+    assert [(b["caller"], b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("errors.py::check", "errors.py::Refused::__init__", 8, "missing required argument 'code'")
+    ]
+    assert "errors.py::check" in {i["id"] for i in report["impacted"]}
+
+
+SHADOWED = """\
+def test_int():
+    class Number:
+        def __int__(self):
+            return 8
+
+    if PY3:
+        class Number:
+            value = 1
+"""
+
+
+def test_a_method_whose_code_is_unchanged_is_not_reported_when_a_redefinition_of_its_class_moves(
+    repo: RepoBuilder,
+) -> None:
+    repo.commit({"test_shapes.py": SHADOWED})
+    repo.branch("feature")
+    repo.checkout("feature")
+    # the second class statement leaves its branch: only the catch-all variant goes away
+    repo.commit({"test_shapes.py": SHADOWED.replace("    if PY3:\n        class Number:\n            value = 1\n",
+                                                    "    class Number:\n        value = 1\n")})
+    report = diff(repo.path, "main..feature")
+    assert [c["id"] for c in report["changed"]] == ["test_shapes.py::test_int"]

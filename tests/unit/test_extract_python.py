@@ -433,7 +433,18 @@ def test_call_sites_belong_to_the_innermost_enclosing_definition() -> None:
         ("self.repo.save()", "self.repo.save"),
         ("mod.func(1)", "mod.func"),
         ("super().save()", "super().save"),
-        ("handlers[0]()", "handlers[]"),
+        ("handlers[0]()", "handlers[0]"),
+        ("handlers[-1]()", "handlers[-1]"),
+        ("handlers['save']()", 'handlers["save"]'),
+        ("handlers[name]()", "handlers[]"),
+        ("handlers['a.b']()", "handlers[]"),
+        ("handlers.get('save')()", 'handlers.get("save")'),
+        ("handlers.get('save', fallback)()", 'handlers.get("save",fallback)'),
+        ("handlers.get(name, self.fallback)()", "handlers.get(,self.fallback)"),
+        ("handlers.get(name)()", "handlers.get()"),
+        ("[f, g][1]()", "g"),
+        ("{'h': {'on': f}}['h']['on']()", "f"),
+        ("dict(a=f)['a']()", "f"),
         ("(lambda: 1)()", "<lambda>"),
         ("(factory)()", "factory"),
         ("a.b[k].c(x)", "a.b[].c"),
@@ -472,7 +483,7 @@ def test_arguments_are_counted_and_rendered() -> None:
         ("f(a == b, not c, d if e else g)", (None, None, None), ()),
         ("f(lambda: 1, key=lambda x: x)", ("<lambda>",), (("key", "<lambda>"),)),
         ("f(x for x in y)", (None,), ()),
-        ("f(items[0], self.get(1))", ("items[]", "self.get()"), ()),
+        ("f(items[0], self.get(1))", ("items[0]", "self.get(1)"), ()),
         ("f(a, # comment\n  b)", ("a", "b"), ()),
         ("f(rb'x', u\"y\", key='a, b = c')", (None, None), (("key", None),)),
         ("f('''a''', x)", (None, "x"), ()),
@@ -719,8 +730,8 @@ def test_imports_in_both_branches_of_a_try_and_inside_functions() -> None:
             )
         """
     assert facts(source).imports == (
-        Import("", "ujson", None, "json", 0, 2),
-        Import("", "json", None, None, 0, 4),
+        Import("", "ujson", None, "json", 0, 2, conditional=True),
+        Import("", "json", None, None, 0, 4, conditional=True),
         Import("load", "codec", "decode", None, 1, 7),
         Import("load", "codec", "encode", None, 1, 7),
     )
@@ -758,15 +769,100 @@ def test_an_annotated_assignment_binds_an_instance_and_the_value() -> None:
 
 
 def test_unpacking_pairs_literal_sequences_and_indexes_anything_else() -> None:
-    assert binds("a, b = f, g\nc, (d, e) = t\nfirst, *rest = items\n") == [
+    assert binds("a, b = f, g\nc, (d, e) = t\nfirst, *rest, last = items\n") == [
         ("", "a", "f", "assign"),
         ("", "b", "g", "assign"),
-        ("", "c", "t[]", "assign"),
-        ("", "d", "t[][]", "assign"),
-        ("", "e", "t[][]", "assign"),
-        ("", "first", "items[]", "assign"),
-        ("", "rest", "items[]", "assign"),
+        ("", "c", "t[0]", "assign"),
+        ("", "d", "t[1][0]", "assign"),
+        ("", "e", "t[1][1]", "assign"),
+        ("", "first", "items[0]", "assign"),
+        ("", "rest", None, "assign"),
+        ("", "rest[]", "items[]", "assign"),
+        ("", "last", "items[-1]", "assign"),
     ]
+
+
+def test_a_starred_target_of_a_literal_is_a_new_list_of_the_members_it_gets() -> None:
+    assert binds("first, *rest, last = f, g, h, k\n") == [
+        ("", "first", "f", "assign"),
+        ("", "rest", None, "assign"),
+        ("", "rest[]", "g", "assign"),
+        ("", "rest[]", "h", "assign"),
+        ("", "last", "k", "assign"),
+        ("", "rest[0]", "g", "assign"),
+        ("", "rest[1]", "h", "assign"),
+        ("", "rest[-2]", "g", "assign"),
+        ("", "rest[-1]", "h", "assign"),
+    ]
+
+
+def keyed(source: str) -> list[tuple[str, str, str | None]]:
+    """(scope, target, value) of the keyed element bindings (``x["a"]``, ``x[0]``)."""
+    return [(s, t, v) for s, t, v, _ in binds(source) if t.endswith("]") and not t.endswith("[]")]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('ops = {"a": f, "b": "text"}\nops["a"]()\n', [("", 'ops["a"]', "f"), ("", 'ops["b"]', None)]),
+        ("ops = {'a': f, 1: g}\n", [("", 'ops["a"]', "f"), ("", "ops[1]", "g")]),
+        ("ops = {'a': f, 'a': g}\n", [("", 'ops["a"]', "g")]),
+        ("fs = (f,)\n", [("", "fs[0]", "f"), ("", "fs[-1]", "f")]),
+        ("ops = dict(a=f)\n", [("", 'ops["a"]', "f")]),
+        ("cfg = {'h': {'on': f}}\n", [("", 'cfg["h"]', None), ("", 'cfg["h"]["on"]', "f")]),
+        ("cfg = {'h': {'on': f}}\nx = cfg['h']\n", [("", 'cfg["h"]', None)]),
+        ("ops = {'a': f}\ndef add():\n    ops['b'] = g\n", [("", 'ops["a"]', "f"), ("add", 'ops["b"]', "g")]),
+        ("def run():\n    ops = {'a': f}\n    return ops['a']()\n", [("run", 'ops["a"]', "f")]),
+        ("def get():\n    return f, g\n", [("get", "<return>[0]", "f"), ("get", "<return>[1]", "g")]),
+    ],
+)
+def test_literals_the_file_keeps_bind_keyed_elements(source: str, expected: list[tuple[str, str, str | None]]) -> None:
+    assert keyed(source) == expected
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "ops = {'a': 'x', 'b': 2}\n",
+        "ops = {'a': f, **more}\n",
+        "ops = {k: f}\n",
+        "ops = {1.0: f}\n",
+        "ops = {'a.b': f}\n",
+        "fs = [f, *more]\n",
+        "ops = {'a': f}\nops[k] = g\n",
+        "ops = {'a': f}\nops.update(a=g)\n",
+        "ops = {'a': f}\nops.setdefault('b', g)\n",
+        "fs = [f]\nfs.append(g)\n",
+        "fs = [f]\nfs += [g]\n",
+        "fs = [f]\ndel fs[0]\n",
+        "ops = {'a': f}\nregister(ops)\n",
+        "ops = {'a': f}\nother = ops\n",
+        "ops = {'a': f}\ndef get():\n    return ops\n",
+        "ops = {'a': f}\nops = {'a': g}\n",
+        "ops = {'a': f}\nfor ops in x:\n    pass\n",
+        "ops = other = {'a': f}\n",
+        "ops = {'a': f}\ndef run():\n    global ops\n",
+        "def get():\n    if x:\n        return f, g\n    return pair\n",
+        "def get():\n    yield f\n    return f, g\n",
+        "def get():\n    return [f, g]\n",
+    ],
+)
+def test_literals_that_may_change_bind_no_keyed_elements(source: str) -> None:
+    assert keyed(source) == []
+
+
+def test_reads_that_leave_a_literal_as_it_is() -> None:
+    source = """
+        ops = {'a': f, 'b': g}
+        ops['a']()
+        ops.get('b', h)()
+        for name in ops:
+            print(name, len(ops), 'a' in ops, list(ops.items()), ops.keys())
+        if ops and not ops:
+            pass
+        call(**ops)
+        """
+    assert keyed(source) == [("", 'ops["a"]', "f"), ("", 'ops["b"]', "g")]
 
 
 def test_conditional_values_bind_each_alternative() -> None:
@@ -796,9 +892,14 @@ def test_container_literals_and_container_calls_bind_elements() -> None:
         ("", "handlers[]", "on_load", "assign"),
         ("", "table", None, "assign"),
         ("", "table[]", "on_save", "assign"),
+        ("", "table[\"save\"]", "on_save", "assign"),
         ("", "pair", None, "assign"),
         ("", "pair[]", "f", "assign"),
         ("", "pair[]", "g", "assign"),
+        ("", "pair[0]", "f", "assign"),
+        ("", "pair[1]", "g", "assign"),
+        ("", "pair[-2]", "f", "assign"),
+        ("", "pair[-1]", "g", "assign"),
         ("", "names", None, "assign"),
         ("", "names[]", "h", "assign"),
         ("", "handlers[]", "on_quit", "assign"),
@@ -887,13 +988,13 @@ def test_loops_and_comprehensions_bind_elements() -> None:
         """
     assert binds(source) == [
         ("walk", "row", "rows[]", "for"),
-        ("walk", "key", "pairs.items()[][]", "for"),
-        ("walk", "a", "pairs.items()[][][]", "for"),
-        ("walk", "b", "pairs.items()[][][]", "for"),
+        ("walk", "key", "pairs.items()[][0]", "for"),
+        ("walk", "a", "pairs.items()[][1][0]", "for"),
+        ("walk", "b", "pairs.items()[][1][1]", "for"),
         ("walk", "<return>", None, "return"),
         ("walk", "<return>[]", "value", "return"),
-        ("walk", "name", "pairs[][]", "for"),
-        ("walk", "value", "pairs[][]", "for"),
+        ("walk", "name", "pairs[][0]", "for"),
+        ("walk", "value", "pairs[][1]", "for"),
     ]
 
 
@@ -964,6 +1065,41 @@ def test_assignments_in_a_branch_or_loop_of_their_scope_are_conditional() -> Non
         "level": True,
         "flag": False,
         "loaded": True,  # a branch of the module may be skipped too
+    }
+
+
+def test_imports_and_definitions_in_a_branch_or_loop_of_their_scope_are_conditional() -> None:
+    source = """
+        import os
+        try:
+            from ujson import dumps
+        except ImportError:
+            def dumps(data): ...
+        def run():
+            import sys
+            if sys:
+                import json
+                @cache
+                def inner(): ...
+        class Config:
+            if DEBUG:
+                def level(self): ...
+            def name(self): ...
+        for _ in ():
+            class Later: ...
+        """
+    result = facts(source)
+    assert {i.bound_name: i.conditional for i in result.imports} == {
+        "os": False, "dumps": True, "sys": False, "json": True
+    }
+    assert {d.qualname: d.conditional for d in result.definitions if d.qualname} == {
+        "dumps": True,
+        "run": False,
+        "run::inner": True,  # counted from its decorator
+        "Config": False,
+        "Config::level": True,
+        "Config::name": False,
+        "Later": True,
     }
 
 

@@ -1,0 +1,2 @@
+def render(value):
+    return str(value)

@@ -1,0 +1,29 @@
+import copy
+
+
+class Shape:
+    def area(self):
+        return 0
+
+
+class Square(Shape):
+    def area(self):
+        return 4
+
+
+class Circle(Shape):
+    def area(self):
+        return 3
+
+
+class Canvas:
+    def __init__(self):
+        self.template = Circle()
+
+    def pick(self, exact) -> Shape:
+        if exact:
+            return Square()
+        return copy.copy(self.template)
+
+
+print(Canvas().pick(False).area())

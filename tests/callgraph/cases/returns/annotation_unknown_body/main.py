@@ -1,0 +1,33 @@
+import copy
+
+
+class Client:
+    def send(self, message):
+        return f"sent {message}"
+
+
+PROTOTYPE = Client()
+
+
+def get_client() -> Client:
+    return copy.copy(PROTOTYPE)
+
+
+def get_quoted() -> "Client":
+    return copy.deepcopy(PROTOTYPE)
+
+
+def make_stub() -> Client: ...
+
+
+def make_pass() -> Client:
+    pass
+
+
+def never_run():
+    make_stub().send("a")
+    make_pass().send("b")
+
+
+print(get_client().send("hello"))
+print(get_quoted().send("again"))

@@ -1,0 +1,254 @@
+"""What ``cls``, ``type(self)`` and attributes stored on instances from outside their class are.
+
+The call-graph suite covers the patterns themselves (classes/classmethod_*,
+types/type_of_self, assignments/attribute_set_on_*); these tests pin the cases it
+cannot run (a store on an object of several classes, ``obj.__class__ = cls``), the
+``bound`` flags breaking checks rely on, and derived graphs equal to full links.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from impactbot.extract import extract
+from impactbot.link import incremental, link
+from impactbot.link.incremental import derive, link_traced
+from impactbot.model import FileFacts, LinkedGraph
+
+
+def facts(files: dict[str, str]) -> dict[str, FileFacts]:
+    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
+
+
+def qualname(symbol: str) -> str:
+    return symbol.partition("::")[2]  # "" for the module
+
+
+def calls(graph: LinkedGraph) -> set[tuple[str, str]]:
+    return {(qualname(e.source), qualname(e.target)) for e in graph.edges if e.kind == "calls"}
+
+
+def bound(graph: LinkedGraph) -> dict[tuple[str, str], bool]:
+    return {(qualname(c.caller), qualname(c.target)): c.bound for c in graph.calls}
+
+
+def test_type_of_one_object_reads_as_its_class_attribute() -> None:
+    found = extract(b"def f(obj):\n    kind = type(obj)\n    type(obj).make()\n    type('T', (), {})()\n", "python")
+    assert [b.value for b in found.bindings if b.target == "kind"] == ["obj.__class__"]
+    assert {c.callee for c in found.calls} >= {"obj.__class__.make", "type()"}
+
+
+def test_a_store_on_an_object_of_one_of_several_classes_gives_neither_the_attribute() -> None:
+    source = """
+        def beep():
+            pass
+
+        class Phone:
+            def ring(self):
+                return self.tone()
+
+        class Bell:
+            def ring(self):
+                return self.tone()
+
+        def pick(flag):
+            return Phone() if flag else Bell()
+
+        device = pick(True)
+        device.tone = beep
+        """
+    assert not {e for e in calls(link(facts({"m.py": source}))) if e[1] == "beep"}
+
+
+def test_assigning___class___changes_the_type_and_makes_no_attribute() -> None:
+    source = """
+        class Node:
+            def __init__(self):
+                pass
+
+            @classmethod
+            def create(cls):
+                obj = Node()
+                obj.__class__ = cls
+                return obj
+
+            def copy(self):
+                return self.__class__()
+
+        class Q(Node):
+            pass
+
+        class Other(Node):
+            pass
+
+        Q.create()
+        """
+    # self.__class__ is the class of self, not what some create() assigned to another object
+    assert {e for e in calls(link(facts({"m.py": source}))) if e[0] == "Node::copy"} == {
+        ("Node::copy", "Node"), ("Node::copy", "Node::__init__"), ("Node::copy", "Q"), ("Node::copy", "Other")
+    }
+
+
+def test_a_stored_property_read_runs_no_getter_where_the_attribute_is_read() -> None:
+    source = """
+        class Source:
+            @property
+            def conn(self):
+                return Conn()
+
+        class Conn:
+            def cursor(self):
+                pass
+
+        class Client:
+            def __init__(self, source: Source):
+                self.conn = source.conn
+
+            def run(self):
+                return self.conn.cursor()
+
+            def peek(self):
+                return self.conn
+        """
+    found = calls(link(facts({"m.py": source})))
+    assert ("Client::__init__", "Source::conn") in found
+    assert ("Client::run", "Conn::cursor") in found
+    assert not {e for e in found if e[0] in ("Client::run", "Client::peek") and e[1] == "Source::conn"}
+
+
+def test_a_store_from_outside_adds_to_what_the_class_gives() -> None:
+    source = """
+        import functools
+
+        def load():
+            return {}
+
+        class Handler:
+            @functools.cached_property
+            def settings(self):
+                return load()
+
+            def create(self):
+                return self.settings
+
+        handler = Handler()
+        handler.settings = {}
+        """
+    assert ("Handler::create", "Handler::settings") in calls(link(facts({"m.py": source})))
+
+
+def test_cls_without_a_visible_receiver_may_be_any_subclass() -> None:
+    source = """
+        class Base:
+            @classmethod
+            def make(cls):
+                return cls()
+
+        class Sub(Base):
+            def __init__(self):
+                pass
+
+        make = Sub.make
+        make()
+        """
+    made = {e[1] for e in calls(link(facts({"m.py": source}))) if e[0] == "Base::make"}
+    assert made == {"Base", "Sub", "Sub::__init__"}
+
+
+def test_receivers_are_bound_as_python_binds_them() -> None:
+    source = """
+        def handler(event):
+            return event
+
+        class Widget:
+            def __init__(self, size):
+                self.size = size
+
+            @classmethod
+            def default(cls):
+                return cls(1)
+
+            def grow(self):
+                return type(self)(self.size + 1)
+
+            def fire(self):
+                return self.on_event(1)
+
+        widget = Widget.default()
+        widget.on_event = handler
+        widget.on_event(2)
+        """
+    flags = bound(link(facts({"m.py": source})))
+    assert flags[("", "Widget::default")] is True  # the class is passed implicitly
+    assert flags[("Widget::default", "Widget")] is False
+    assert flags[("Widget::default", "Widget::__init__")] is True
+    assert flags[("Widget::grow", "Widget::__init__")] is True
+    assert flags[("", "handler")] is False  # a function stored on an instance does not bind
+    assert flags[("Widget::fire", "handler")] is False
+
+
+# ----------------------------------------------------------------- incremental
+
+BASE = """\
+class Base:
+    def __init__(self):
+        pass
+
+    @classmethod
+    def make(cls):
+        return cls()
+
+    def clone(self):
+        return type(self)()
+
+    def fire(self):
+        return self.handler()
+
+
+class Sub(Base):
+    def __init__(self):
+        pass
+"""
+HANDLERS = "def first():\n    return 1\n\n\ndef second():\n    return 2\n"
+USE = "from pkg.base import Base, Sub\nfrom pkg.handlers import first, second\n\n\n"
+EDITS = {
+    "a store appears": (USE + "obj = Sub()\n", USE + "obj = Sub()\nobj.handler = first\n"),
+    "a store moves to another class": (
+        USE + "obj = Sub()\nobj.handler = first\n", USE + "obj = Base()\nobj.handler = first\n"
+    ),
+    "a stored value changes": (
+        USE + "obj = Base()\nobj.handler = first\n", USE + "obj = Base()\nobj.handler = second\n"
+    ),
+    "a store moves down": (
+        USE + "obj = Base()\nobj.handler = first\n", USE + "obj = Base()\n\n\nobj.handler = first\n"
+    ),
+    "a classmethod's receiver changes": (USE + "Sub.make()\n", USE + "Base.make()\n"),
+    "a classmethod gets a receiver": (USE + "make = Sub.make\nmake()\n", USE + "Sub.make()\n"),
+    "a subclass appears": (USE, USE + "class Leaf(Base):\n    def __init__(self):\n        pass\n"),
+}
+
+
+@pytest.mark.parametrize(("before", "after"), EDITS.values(), ids=EDITS.keys())
+def test_a_derived_graph_equals_a_full_link(before: str, after: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    shared = {"pkg/__init__.py": "", "pkg/base.py": BASE, "pkg/handlers.py": HANDLERS, "pkg/other.py": "x = 1\n"}
+    for old, new in ((before, after), (after, before)):
+        old_facts = facts({**shared, "pkg/use.py": old})
+        new_facts = facts({**shared, "pkg/use.py": new})
+        graph, trace = link_traced(old_facts)
+        derived, _ = derive(graph, old_facts, new_facts, trace)
+        assert derived == link(new_facts)
+        assert derived != graph
+
+
+def test_a_derived_graph_keeps_the_receivers_of_unchanged_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the call `Sub.make()` passes no argument: its receiver alone flows into Base.make
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    shared = {"pkg/__init__.py": "", "pkg/handlers.py": HANDLERS, "pkg/use.py": USE + "Sub.make()\n"}
+    old_facts = facts({**shared, "pkg/base.py": BASE})
+    new_facts = facts({**shared, "pkg/base.py": BASE + "\n\ndef unused():\n    return Base.make()\n"})
+    graph, trace = link_traced(old_facts)
+    derived, _ = derive(graph, old_facts, new_facts, trace)
+    assert derived == link(new_facts)

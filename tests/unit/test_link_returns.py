@@ -1,0 +1,149 @@
+"""What callers get from a call: return annotations, generator ``__iter__`` methods, ``@contextmanager``."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from impactbot.extract import extract
+from impactbot.link import incremental, link
+from impactbot.link.incremental import derive, link_traced
+from impactbot.model import Binding, FileFacts, LinkedGraph
+
+KINDS = """
+class A:
+    def run(self):
+        return 1
+
+
+class B:
+    def run(self):
+        return 2
+
+
+class Sub(A):
+    def run(self):
+        return 3
+"""
+
+
+def facts(files: dict[str, str]) -> dict[str, FileFacts]:
+    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
+
+
+def calls(source: str, caller: str = "m.py::use") -> set[str]:
+    """Ids the caller's calls reach, the module's classes before the source."""
+    graph = link(facts({"m.py": KINDS + textwrap.dedent(source)}))
+    return {e.target.rsplit("::", 2)[-2] + "." + e.target.rsplit("::", 1)[-1]
+            for e in graph.edges if e.kind == "calls" and e.source == caller and e.target.endswith("::run")}
+
+
+def test_a_function_without_parameters_binds_its_return_annotation() -> None:
+    found = extract(b"def make() -> A:\n    return build()\n", "python").bindings
+    assert Binding("make", "<return>", "A()", 1, "annotation") in found
+
+
+RETURNS = {
+    "an outside call: the annotation": ("def make() -> A:\n    return build()\n", {"A.run", "Sub.run"}),
+    "a stub: the annotation": ("def make() -> 'A': ...\n", {"A.run", "Sub.run"}),
+    "a subclass returned: that class": ("def make() -> A:\n    return Sub()\n", {"Sub.run"}),
+    "another class returned: that class": ("def make() -> B:\n    return A()\n", {"A.run"}),
+    "one return not told: both": (
+        "def make(flag) -> A:\n    if flag:\n        return B()\n    return build()\n",
+        {"A.run", "B.run", "Sub.run"},
+    ),
+    "a parameter returned: both": ("def make(x=B()) -> A:\n    return x\n", {"A.run", "B.run", "Sub.run"}),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), RETURNS.values(), ids=RETURNS.keys())
+def test_a_return_annotation_stands_in_for_what_the_body_does_not_tell(source: str, expected: set[str]) -> None:
+    assert calls(source + "def use():\n    return make(True).run()\n") == expected
+
+
+ITERATION = {
+    "a generator __iter__": ("class T:\n    def __iter__(self):\n        yield A()\n", {"A.run"}),
+    "__iter__ returning an iterator": (
+        "class I:\n    def __next__(self):\n        return B()\n"
+        "class T:\n    def __iter__(self):\n        return I()\n",
+        {"B.run"},
+    ),
+    "an Iterator annotation": (
+        "from typing import Iterator\nclass T:\n    def __iter__(self) -> Iterator[A]:\n        return iter([])\n",
+        {"A.run", "Sub.run"},
+    ),
+    "a __getitem__ besides": (
+        "class T:\n    def __iter__(self):\n        yield A()\n    def __getitem__(self, i):\n        return B()\n",
+        {"A.run"},
+    ),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), ITERATION.values(), ids=ITERATION.keys())
+def test_a_loop_over_an_instance_gets_what_iterating_it_gives(source: str, expected: set[str]) -> None:
+    assert calls(source + "def use():\n    for x in T():\n        x.run()\n") == expected
+
+
+def test_a_subscript_does_not_get_what_iter_yields() -> None:
+    source = "class T:\n    def __iter__(self):\n        yield A()\n    def __getitem__(self, i):\n        return i\n"
+    assert calls(source + "def use():\n    return T()[0].run()\n") == set()
+
+
+@pytest.mark.parametrize("decorator", ["contextmanager", "contextlib.contextmanager"])
+def test_with_binds_what_a_contextmanager_yields(decorator: str) -> None:
+    source = f"import contextlib\nfrom contextlib import contextmanager\n@{decorator}\ndef opened():\n    yield B()\n"
+    assert calls(source + "def use():\n    with opened() as x:\n        x.run()\n") == {"B.run"}
+
+
+def test_async_with_binds_what_an_asynccontextmanager_yields_and_with_does_not() -> None:
+    source = "from contextlib import asynccontextmanager\n@asynccontextmanager\nasync def opened():\n    yield B()\n"
+    assert calls(source + "async def use():\n    async with opened() as x:\n        x.run()\n") == {"B.run"}
+    assert calls(source + "def use():\n    with opened() as x:\n        x.run()\n") == set()
+
+
+# ----------------------------------------------------------------- incremental
+
+SHARED = {
+    "pkg/__init__.py": "",
+    "pkg/kinds.py": KINDS,
+    "pkg/use.py": (
+        "from pkg.model import make, Table, opened\n\n\n"
+        "def by_call():\n    make().run()\n\n\n"
+        "def by_loop():\n    for row in Table():\n        row.run()\n\n\n"
+        "def by_unpacking():\n    first, second = Table()\n    first.run()\n\n\n"
+        "def by_with():\n    with opened() as x:\n        x.run()\n"
+    ),
+}
+HEAD = "from contextlib import contextmanager\n\nfrom pkg.kinds import A, B, Sub\n\n\n"
+TABLE = "class Table:\n    def __iter__(self):\n        yield A()\n"
+OPENED = "@contextmanager\ndef opened():\n    yield A()\n"
+MAKE = "def make() -> A:\n    return build()\n"
+MODELS = {
+    "return annotation": (MAKE, MAKE.replace("-> A", "-> B")),
+    "annotation told by the body": (MAKE, MAKE.replace("build()", "Sub()")),
+    "yield in __iter__": (TABLE, TABLE.replace("A()", "B()")),
+    "a __getitem__ added": (TABLE, TABLE + "    def __getitem__(self, i):\n        return i\n"),
+    "contextmanager decorator": (OPENED, OPENED.replace("@contextmanager\n", "")),
+}
+
+
+@pytest.mark.parametrize(("before", "after"), MODELS.values(), ids=MODELS.keys())
+def test_a_derived_graph_follows_what_a_call_or_loop_gets(
+    before: str, after: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    rest = [MAKE, TABLE, OPENED]
+    for old, new in ((before, after), (after, before)):
+        old_body = "\n\n".join(old if part == before else part for part in rest)
+        new_body = "\n\n".join(new if part == before else part for part in rest)
+        old_facts = facts({**SHARED, "pkg/model.py": HEAD + old_body})
+        new_facts = facts({**SHARED, "pkg/model.py": HEAD + new_body})
+        graph, trace = link_traced(old_facts)
+        derived, _ = derive(graph, old_facts, new_facts, trace)
+        assert derived == link(new_facts)
+        assert _reached(derived) != _reached(graph)  # the change is one the graph shows
+
+
+def _reached(graph: LinkedGraph) -> set[tuple[str, str]]:
+    return {(e.source, e.target) for e in graph.edges if e.source.startswith("pkg/use.py::")}
