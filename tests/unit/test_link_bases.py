@@ -5,12 +5,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from helpers.linking import derived_from, facts
 
-from impactbot.extract import extract
 from impactbot.link import incremental, link
-from impactbot.link.incremental import derive, link_traced
 from impactbot.link.python import Resolver
-from impactbot.model import FileFacts
 
 KINDS = """
 class A:
@@ -22,10 +20,6 @@ class B:
     def run(self):
         return 2
 """
-
-
-def facts(files: dict[str, str]) -> dict[str, FileFacts]:
-    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
 
 
 def bases(source: str, class_id: str = "m.py::X") -> set[str]:
@@ -147,6 +141,5 @@ def test_a_derived_graph_follows_a_base_change_through_a_subclass_in_another_fil
     for old, new in ((before, after), (after, before)):
         old_facts = facts({**SHARED, "pkg/model.py": head + old})
         new_facts = facts({**SHARED, "pkg/model.py": head + new})
-        graph, trace = link_traced(old_facts)
-        derived, _ = derive(graph, old_facts, new_facts, trace)
+        _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)

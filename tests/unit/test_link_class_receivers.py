@@ -8,18 +8,12 @@ cannot run (a store on an object of several classes, ``obj.__class__ = cls``), t
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
+from helpers.linking import derived_from, facts
 
 from impactbot.extract import extract
 from impactbot.link import incremental, link
-from impactbot.link.incremental import derive, link_traced
-from impactbot.model import FileFacts, LinkedGraph
-
-
-def facts(files: dict[str, str]) -> dict[str, FileFacts]:
-    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
+from impactbot.model import LinkedGraph
 
 
 def qualname(symbol: str) -> str:
@@ -237,8 +231,7 @@ def test_a_derived_graph_equals_a_full_link(before: str, after: str, monkeypatch
     for old, new in ((before, after), (after, before)):
         old_facts = facts({**shared, "pkg/use.py": old})
         new_facts = facts({**shared, "pkg/use.py": new})
-        graph, trace = link_traced(old_facts)
-        derived, _ = derive(graph, old_facts, new_facts, trace)
+        graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
         assert derived != graph
 
@@ -249,6 +242,5 @@ def test_a_derived_graph_keeps_the_receivers_of_unchanged_files(monkeypatch: pyt
     shared = {"pkg/__init__.py": "", "pkg/handlers.py": HANDLERS, "pkg/use.py": USE + "Sub.make()\n"}
     old_facts = facts({**shared, "pkg/base.py": BASE})
     new_facts = facts({**shared, "pkg/base.py": BASE + "\n\ndef unused():\n    return Base.make()\n"})
-    graph, trace = link_traced(old_facts)
-    derived, _ = derive(graph, old_facts, new_facts, trace)
+    _graph, derived = derived_from(old_facts, new_facts)
     assert derived == link(new_facts)

@@ -9,17 +9,11 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from helpers.linking import derived_from, facts
 
-from impactbot.extract import extract
 from impactbot.link import incremental, link
-from impactbot.link.incremental import derive, link_traced
-from impactbot.model import FileFacts
 
 FUNCS = "def f(): pass\ndef g(): pass\ndef h(): pass\n"
-
-
-def facts(files: dict[str, str]) -> dict[str, FileFacts]:
-    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
 
 
 def called(source: str, line_text: str) -> set[str]:
@@ -151,6 +145,5 @@ def test_a_derived_graph_follows_a_keyed_member_read_from_another_file(
     for old, new in ((before, after), (after, before)):
         old_facts = facts({**SHARED, "pkg/table.py": HEAD + old})
         new_facts = facts({**SHARED, "pkg/table.py": HEAD + new})
-        graph, trace = link_traced(old_facts)
-        derived, _ = derive(graph, old_facts, new_facts, trace)
+        _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)

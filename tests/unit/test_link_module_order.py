@@ -7,11 +7,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from helpers.linking import derived_from, facts
 
-from impactbot.extract import extract
 from impactbot.link import incremental, link
-from impactbot.link.incremental import derive, link_traced
-from impactbot.model import FileFacts
 
 FUNCS = """
 def a():
@@ -21,10 +19,6 @@ def a():
 def b():
     return 2
 """
-
-
-def facts(files: dict[str, str]) -> dict[str, FileFacts]:
-    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
 
 
 def called(files: dict[str, str], caller: str) -> set[str]:
@@ -139,6 +133,5 @@ def test_a_derived_graph_follows_statements_moved_in_another_file(
         old_facts = facts({**SHARED, "pkg/model.py": HEAD + old})
         new_facts = facts({**SHARED, "pkg/model.py": HEAD + new})
         assert link(old_facts) != link(new_facts)  # the move matters
-        graph, trace = link_traced(old_facts)
-        derived, _ = derive(graph, old_facts, new_facts, trace)
+        _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from helpers.linking import derived_from, facts
 
 from impactbot.extract import extract
 from impactbot.link import incremental, link
-from impactbot.link.incremental import derive, link_traced
-from impactbot.model import Binding, FileFacts, LinkedGraph
+from impactbot.model import Binding, LinkedGraph
 
 KINDS = """
 class A:
@@ -26,10 +26,6 @@ class Sub(A):
     def run(self):
         return 3
 """
-
-
-def facts(files: dict[str, str]) -> dict[str, FileFacts]:
-    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
 
 
 def calls(source: str, caller: str = "m.py::use") -> set[str]:
@@ -139,8 +135,7 @@ def test_a_derived_graph_follows_what_a_call_or_loop_gets(
         new_body = "\n\n".join(new if part == before else part for part in rest)
         old_facts = facts({**SHARED, "pkg/model.py": HEAD + old_body})
         new_facts = facts({**SHARED, "pkg/model.py": HEAD + new_body})
-        graph, trace = link_traced(old_facts)
-        derived, _ = derive(graph, old_facts, new_facts, trace)
+        graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
         assert _reached(derived) != _reached(graph)  # the change is one the graph shows
 

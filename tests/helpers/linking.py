@@ -1,0 +1,21 @@
+"""Facts of small in-memory sources, and graphs derived from them, for link tests."""
+
+from __future__ import annotations
+
+import textwrap
+
+from impactbot.extract import extract
+from impactbot.link.incremental import derive, link_traced
+from impactbot.model import FileFacts, LinkedGraph
+
+
+def facts(files: dict[str, str]) -> dict[str, FileFacts]:
+    """Facts of each source, dedented: tests write them indented."""
+    return {path: extract(textwrap.dedent(text).encode(), "python") for path, text in files.items()}
+
+
+def derived_from(old_facts: dict[str, FileFacts], new_facts: dict[str, FileFacts]) -> tuple[LinkedGraph, LinkedGraph]:
+    """The traced link of ``old_facts``, and the graph of ``new_facts`` derived from it."""
+    graph, trace = link_traced(old_facts)
+    derived, _ = derive(graph, old_facts, new_facts, trace)
+    return graph, derived
