@@ -267,11 +267,15 @@ def breaking_calls(
     gone = {c.symbol.id for c in changed if c.change == "removed"}
     gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
     callees = _callees_of(base, gone) if gone else {}
+    # a site that resolves in head calls something: the name is still bound there
+    # (`set_class = OrderedSet` in place of a removed `def set_class`)
+    resolved = {(call.caller, call.site) for call in head.linked.calls} if gone else set()
     for c in changed:
         if c.change == "removed":
-            out.update(_still_called(head, base, c.symbol, head_facts, callees))
+            out.update(_still_called(head, base, c.symbol, head_facts, callees, resolved))
         elif c.change == "renamed" and c.old_id in base.symbols:
-            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, moved_to=c.symbol))
+            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, resolved,
+                                     moved_to=c.symbol))
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
 
@@ -307,7 +311,8 @@ def _implied(callee: str | None, target: Symbol) -> bool:
 
 
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_facts: Mapping[str, FileFacts],
-                  callees: Mapping[tuple[str, str], set[str]], moved_to: Symbol | None = None) -> Iterable[Breaking]:
+                  callees: Mapping[tuple[str, str], set[str]], resolved: set[tuple[str, CallSite]],
+                  moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
     if removed.id not in base.graph:
         return
@@ -324,6 +329,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
         facts = head_facts.get(sym.path)
         for site in facts.calls if facts else ():
             if site.scope != sym.qualname or not site.callee or _last(site.callee) != name:
+                continue
+            if (caller, site) in resolved:
                 continue
             if written is None or site.callee in written:
                 gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"

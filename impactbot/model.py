@@ -16,6 +16,7 @@ stays path- and repository-independent and the linker does all name resolution:
                      binding target, what a literal put there (see ``Binding``)
 - ``d.get("k",e)``   a call keeping a constant first argument and a default (``d.get("k")``,
                      ``d.get(,e)`` for a computed key): read as a container, ``d["k"]`` or ``e``
+- ``getattr(o,"m",e)`` ``getattr(o, "m", e)`` with a default: ``o.m`` or ``e`` (without one, it is ``o.m``)
 - ``"text"``         a string literal (used for string annotations and ``__all__``)
 
 An expression the syntax cannot express (a lambda, a literal, an arithmetic

@@ -124,9 +124,11 @@ class CallFacts(FileState):
                     keywords.append(keyword)
                     kwargs.append((keyword, expr(parts[-1]) if len(parts) > 2 else None))
                 elif kind in e.list_splat:
-                    star = True
+                    if not self._spread(arg, positional):
+                        star = True
                 elif kind in e.dict_splat:
-                    starstar = True
+                    if not self._spread_keywords(arg, keywords, kwargs):
+                        starstar = True
                 elif kind != e.comment:
                     positional.append(expr(arg))
         scope = self.scope_at(start)
@@ -151,6 +153,29 @@ class CallFacts(FileState):
         )
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
             self._container_call(node, scope, callee, args, keywords)
+
+    def _spread(self, splat: Node, positional: list[str | None]) -> bool:
+        """``*[f, g]`` passes ``f`` and ``g`` as if written out: add them; False for a splat
+        whose count is open (a name, a comprehension, a literal holding ``*xs``)."""
+        inner = self.x.named(splat)
+        items = self.x.literals.spread(inner[0]) if len(inner) == 1 else None
+        if items is None:
+            return False
+        positional.extend(self.x.expr(item) for item in items)
+        return True
+
+    def _spread_keywords(
+        self, splat: Node, keywords: list[str], kwargs: list[tuple[str, str | None]]
+    ) -> bool:
+        """``**{"cb": f}`` and ``**dict(cb=f)`` pass ``cb=f``: add it; False when the keys are open."""
+        inner = self.x.named(splat)
+        pairs = self.x.literals.spread_keywords(inner[0]) if len(inner) == 1 else None
+        if pairs is None:
+            return False
+        for keyword, value in pairs:
+            keywords.append(keyword)
+            kwargs.append((keyword, self.x.expr(value)))
+        return True
 
     def _raises(self) -> None:
         """``raise E`` (a name, not a call): when ``E`` is a class, raising it constructs

@@ -1,7 +1,7 @@
 """Python nodes rendered in the ``expr`` mini-syntax of :mod:`impactbot.model`.
 
 ``expr`` turns an expression node into ``a.b``, ``f()``, ``x[]``, ``x["k"]``,
-``x[0]``, ``d.get("k",e)``, ``<lambda>`` or None (a constant subscript of a literal
+``x[0]``, ``d.get("k",e)``, ``getattr(o,"m",e)``, ``<lambda>`` or None (a constant subscript of a literal
 is the member it selects). ``values`` expands what an assigned value may be (both
 arms of ``a if c else b``, the elements of a literal list), ``instances`` reads an
 annotation as "an instance of", and ``bind`` pairs assignment targets with values
@@ -411,16 +411,23 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         return None
 
     def _getattr(node: Node) -> str | None:
-        # `getattr(obj, "name")` reads obj.name; a computed name or a default stays opaque
+        # `getattr(obj, "name")` reads obj.name; `getattr(obj, "name", d)` is obj.name or d,
+        # kept whole (`getattr(obj,"name",d)`) for the linker to read both; a computed name
+        # stays opaque
         arguments = node.child_by_field_id(f_arguments)
         args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
-        if len(args) != 2 or args[1].kind_id not in strings:
+        if len(args) not in (2, 3) or args[1].kind_id not in strings or any(a.kind_id in not_positional for a in args):
             return "getattr()"
         parts = string_body(args[1].text or b"")
         if parts is None or parts[0] or not _IDENTIFIER.fullmatch(parts[1]):
             return "getattr()"
         head = expr(args[0])
-        return None if head is None else f"{head}.{parts[1].decode('ascii')}"
+        name = parts[1].decode("ascii")
+        default = expr(args[2]) if len(args) == 3 else None
+        if head is None:
+            return "getattr()" if len(args) == 3 else None
+        # a default the syntax cannot express (None, a number) calls nothing: obj.name alone
+        return f"{head}.{name}" if default is None else f'getattr({head},"{name}",{default})'
 
     def _type_of(node: Node) -> str | None:
         # `type(obj)` is obj's class, as `obj.__class__` reads it; `type(name, bases, ns)`

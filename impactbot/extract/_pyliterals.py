@@ -133,6 +133,26 @@ class Literals:
             found['["' + (name.text or b"").decode("ascii") + '"]'] = value
         return list(found.items()) if 0 < len(found) <= MAX_MEMBERS else None
 
+    def spread(self, node: Node) -> list[Node] | None:
+        """The positional arguments ``*node`` stands for when ``node`` is a literal list or
+        tuple without splats of its own; None when the count or order is open."""
+        node = self.unwrap(node)
+        if node.kind_id not in self._sequences:
+            return None
+        items = [c for c in node.named_children if c.kind_id != self._comment]
+        return None if any(c.kind_id in self._splats for c in items) else items
+
+    def spread_keywords(self, node: Node) -> list[tuple[str, Node]] | None:
+        """The keyword arguments ``**node`` stands for when ``node`` is a dict literal with
+        constant string keys or ``dict(k=v)``; None when a key is open or not a string."""
+        node = self.unwrap(node)
+        if node.kind_id not in self._dictionary and node.kind_id != self._call:
+            return None
+        found = self.members(node)
+        if found is None or any(not suffix.startswith('["') for suffix, _ in found):
+            return None  # an int key is a TypeError at the call, not a keyword
+        return [(suffix[2:-2], value) for suffix, value in found]
+
     def is_tuple(self, node: Node) -> bool:
         return node.kind_id in self._tuples
 

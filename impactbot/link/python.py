@@ -952,6 +952,8 @@ class Resolver:
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
         base, ops = parse_expr(expr)
+        if base == "getattr" and ops and ops[0] != "()":
+            return self._getattr(ops, scope_id)
         found = self._resolve_ops(base, ops, scope_id)
         if not found:
             reads = _container_ops(ops, keys=True)
@@ -959,6 +961,18 @@ class Resolver:
                 read = self._resolve_ops(base, reads, scope_id) or found
                 return self._with_defaults(read, ops, scope_id)
         return found
+
+    def _getattr(self, ops: tuple[str, ...], scope_id: str) -> Values | None:
+        """``getattr(o,"m",e)`` and what follows it: ``o.m`` when ``o`` has it, else ``e``;
+        both may be, as the attribute may be missing at run time."""
+        parts = _top_level_split(ops[0][1:-1])
+        if len(parts) != 3 or not parts[1].startswith('"'):
+            return None
+        rest = "".join(ops[1:])
+        out: Values = {}
+        _merge(out, self.resolve(f"{parts[0]}.{parts[1][1:-1]}{rest}", scope_id), True)
+        _merge(out, self.resolve(parts[2] + rest, scope_id), True)
+        return out or None
 
     def _with_defaults(self, vals: Values | None, ops: tuple[str, ...], scope_id: str) -> Values | None:
         """A container's ``.get(k, default)`` may give the default too."""
@@ -1653,7 +1667,9 @@ class Resolver:
             for t in self._targets_of(("S", cls), inferred or i > 0):
                 if t.id not in seen:
                     seen.add(t.id)
-                    yield t
+                    # the class is only a guess at the object's type (`type(self)`, `cls`):
+                    # a constructor is not checked against this call, nor given its arguments
+                    yield Target(t.id, t.inferred, None)
 
     def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
         hit = self.class_member(class_id, dunder)
@@ -1900,6 +1916,22 @@ def _container_ops(ops: tuple[str, ...], keys: bool = False) -> tuple[str, ...]:
             out.append(ops[i])
             i += 1
     return tuple(out)
+
+
+def _top_level_split(text: str) -> list[str]:
+    """``a,b(c,d),e`` -> ``["a", "b(c,d)", "e"]``: the commas outside brackets."""
+    parts: list[str] = []
+    depth = start = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _get_defaults(ops: tuple[str, ...]) -> list[str]:

@@ -931,6 +931,56 @@ def test_raising_a_class_whose_constructor_now_needs_an_argument_is_breaking(rep
     assert "errors.py::check" in {i["id"] for i in report["impacted"]}
 
 
+SPLATS = """\
+def keep(cb):
+    return cb()
+
+
+def rename(cb):
+    return cb()
+
+
+def pair(first, second):
+    return first(), second()
+
+
+def done():
+    return 1
+
+
+def by_dict():
+    return keep(**{"cb": done}), rename(**{"cb": done})
+
+
+def by_dict_call():
+    return rename(**dict(cb=done))
+
+
+def by_list():
+    return rename(*[done]), pair(*[done, done])
+
+
+def by_name(options, steps):
+    return rename(**options), pair(*[*steps])
+"""
+
+
+def test_a_literal_unpacked_into_a_call_is_checked_as_the_arguments_it_holds(repo: RepoBuilder) -> None:
+    repo.commit({"splats.py": SPLATS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"splats.py": SPLATS.replace("def keep(cb)", "def keep(cb, label=None)")
+                 .replace("def rename(cb):\n    return cb()", "def rename(other):\n    return other()")
+                 .replace("def pair(first, second)", "def pair(first)").replace("first(), second()", "first()")})
+    report = diff(repo.path, "main..feature")
+    # **{"cb": f} is cb=f and *[f, g] two positionals; a name or a literal holding *xs stays open
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("splats.py::by_dict", "splats.py::rename", "unexpected keyword argument 'cb'"),
+        ("splats.py::by_dict_call", "splats.py::rename", "unexpected keyword argument 'cb'"),
+        ("splats.py::by_list", "splats.py::pair", "takes 1 positional arguments but 2 were given"),
+    ]
+
+
 SHADOWED = """\
 def test_int():
     class Number:
@@ -954,3 +1004,74 @@ def test_a_method_whose_code_is_unchanged_is_not_reported_when_a_redefinition_of
                                                     "    class Number:\n        value = 1\n")})
     report = diff(repo.path, "main..feature")
     assert [c["id"] for c in report["changed"]] == ["test_shapes.py::test_int"]
+
+
+SETS = """\
+class OrderedSet(set):
+    pass
+
+
+class Schema:
+    @property
+    def set_class(self):
+        return OrderedSet
+
+    def only(self, names):
+        return self.set_class(names)
+
+
+def nested(schema):
+    make = schema.set_class
+    return make(["a"])
+"""
+
+
+def test_a_removed_property_whose_name_is_still_bound_on_the_class_is_not_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"schema.py": SETS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"schema.py": SETS.replace(
+        "    @property\n    def set_class(self):\n        return OrderedSet\n", "    set_class = OrderedSet\n")})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"]: c["change"] for c in report["changed"]}["schema.py::Schema::set_class"] == "removed"
+    assert report["breaking"] == []  # `self.set_class(names)` now constructs an OrderedSet
+
+
+def test_a_removed_method_called_where_its_name_resolves_to_nothing_is_still_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"schema.py": SETS})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"schema.py": SETS.replace(
+        "    @property\n    def set_class(self):\n        return OrderedSet\n", "")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("schema.py::Schema::only", "calls 'set_class', which was removed"),
+    ]
+
+
+CLONES = """\
+class Node:
+    def __init__(self, value):
+        self.value = value
+
+    def copy(self):
+        return type(self)(self.value)
+
+
+class Leaf(Node):
+    def __init__(self, value):
+        super().__init__(value)
+"""
+
+
+def test_a_construction_through_type_of_self_is_not_checked_against_a_guessed_class(repo: RepoBuilder) -> None:
+    repo.commit({"nodes.py": CLONES})
+    repo.branch("feature")
+    repo.checkout("feature")
+    # `type(self)` may be any subclass: which constructor runs is a guess, so no call is flagged
+    repo.commit({"nodes.py": CLONES.replace("class Leaf(Node):\n    def __init__(self, value):",
+                                            "class Leaf(Node):\n    def __init__(self, value, parent):")})
+    report = diff(repo.path, "main..feature")
+    assert "nodes.py::Leaf::__init__" in {c["id"] for c in report["changed"] if c["signature_changed"]}
+    assert report["breaking"] == []
+    assert "nodes.py::Node::copy" in {i["id"] for i in report["impacted"]}  # still a caller

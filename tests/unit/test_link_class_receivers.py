@@ -178,7 +178,8 @@ def test_receivers_are_bound_as_python_binds_them() -> None:
     assert flags[("", "Widget::default")] is True  # the class is passed implicitly
     assert flags[("Widget::default", "Widget")] is False
     assert flags[("Widget::default", "Widget::__init__")] is True
-    assert flags[("Widget::grow", "Widget::__init__")] is True
+    # `type(self)` may be any subclass: which constructor runs is a guess, not checked
+    assert ("Widget::grow", "Widget::__init__") not in flags
     assert flags[("", "handler")] is False  # a function stored on an instance does not bind
     assert flags[("Widget::fire", "handler")] is False
 
