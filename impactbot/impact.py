@@ -269,12 +269,12 @@ def breaking_calls(
     callees = _callees_of(base, gone) if gone else {}
     # a site that resolves in head calls something: the name is still bound there
     # (`set_class = OrderedSet` in place of a removed `def set_class`)
-    resolved = {(call.caller, call.site) for call in head.linked.calls} if gone else set()
+    left = _LeftBehind.of(head) if gone else _LeftBehind(set(), set())
     for c in changed:
         if c.change == "removed":
-            out.update(_still_called(head, base, c.symbol, head_facts, callees, resolved))
+            out.update(_still_called(head, base, c.symbol, head_facts, callees, left))
         elif c.change == "renamed" and c.old_id in base.symbols:
-            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, resolved,
+            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, left,
                                      moved_to=c.symbol))
     return tuple(sorted(out, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
@@ -311,7 +311,7 @@ def _implied(callee: str | None, target: Symbol) -> bool:
 
 
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_facts: Mapping[str, FileFacts],
-                  callees: Mapping[tuple[str, str], set[str]], resolved: set[tuple[str, CallSite]],
+                  callees: Mapping[tuple[str, str], set[str]], left: _LeftBehind,
                   moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
     if removed.id not in base.graph:
@@ -330,11 +330,37 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
         for site in facts.calls if facts else ():
             if site.scope != sym.qualname or not site.callee or _last(site.callee) != name:
                 continue
-            if (caller, site) in resolved:
+            if not left.stale(site, sym, removed):
                 continue
             if written is None or site.callee in written:
                 gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
                 yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
+
+
+@dataclass(frozen=True)
+class _LeftBehind:
+    """What head says of the call sites that still name a removed def."""
+
+    resolved: set[tuple[str, CallSite]]  # (caller, site) that resolve to a symbol of head
+    undefined: set[tuple[str, str, int]]  # (caller, callee, line) naming nothing in scope
+
+    @classmethod
+    def of(cls, head: SymbolGraph) -> _LeftBehind:
+        return cls({(c.caller, c.site) for c in head.linked.calls}, set(head.linked.dangling))
+
+    def stale(self, site: CallSite, caller: Symbol, removed: Symbol) -> bool:
+        """Whether the site still calls the removed def: it resolves to nothing in head.
+
+        One that resolves to a symbol calls that (`set_class = OrderedSet` in place of
+        a removed `def set_class`); a plain name of the removed def's own file that is
+        defined in head is bound to something else there (a local `def itemgetter`
+        gone, the imported `operator.itemgetter` left).
+        """
+        if (caller.id, site) in self.resolved:
+            return False
+        if caller.path == removed.path and site.callee and "." not in site.callee:
+            return (caller.id, site.callee, site.line) in self.undefined
+        return True
 
 
 def _callees_of(base: SymbolGraph, targets: set[str]) -> dict[tuple[str, str], set[str]]:

@@ -1075,3 +1075,38 @@ def test_a_construction_through_type_of_self_is_not_checked_against_a_guessed_cl
     assert "nodes.py::Leaf::__init__" in {c["id"] for c in report["changed"] if c["signature_changed"]}
     assert report["breaking"] == []
     assert "nodes.py::Node::copy" in {i["id"] for i in report["impacted"]}  # still a caller
+
+
+UNZIP = """\
+from operator import itemgetter as pick
+
+
+def unzip(rows):
+    def itemgetter(i):
+        return lambda row: row[i]
+
+    return [list(map(itemgetter(i), rows)) for i in range(2)]
+"""
+
+
+def test_a_removed_local_def_whose_name_is_now_imported_is_not_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"rows.py": UNZIP})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"rows.py": UNZIP.replace("from operator import itemgetter as pick",
+                                          "from operator import itemgetter")
+                 .replace("    def itemgetter(i):\n        return lambda row: row[i]\n\n", "")})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"]: c["change"] for c in report["changed"]}["rows.py::unzip::itemgetter"] == "removed"
+    assert report["breaking"] == []  # `itemgetter(i)` is operator's now
+
+
+def test_a_removed_local_def_whose_name_is_now_undefined_is_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"rows.py": UNZIP})
+    repo.branch("feature")
+    repo.checkout("feature")
+    repo.commit({"rows.py": UNZIP.replace("    def itemgetter(i):\n        return lambda row: row[i]\n\n", "")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("rows.py::unzip", "calls 'itemgetter', which was removed"),
+    ]
