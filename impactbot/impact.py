@@ -267,8 +267,6 @@ def breaking_calls(
     gone = {c.symbol.id for c in changed if c.change == "removed"}
     gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
     callees = _callees_of(base, gone) if gone else {}
-    # a site that resolves in head calls something: the name is still bound there
-    # (`set_class = OrderedSet` in place of a removed `def set_class`)
     left = _LeftBehind.of(head) if gone else _LeftBehind(set(), set())
     for c in changed:
         if c.change == "removed":
