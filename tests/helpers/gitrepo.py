@@ -52,6 +52,11 @@ class RepoBuilder:
         branch = self.repository.branches.local[name]
         self.repository.checkout(branch, strategy=CheckoutStrategy.FORCE)
 
+    def start_branch(self, name: str) -> None:
+        """Create branch ``name`` at HEAD and switch to it (``git switch -c``)."""
+        self.branch(name)
+        self.checkout(name)
+
     def tag(self, name: str, at: str = "HEAD", message: str | None = None) -> None:
         """A lightweight tag, or an annotated one when ``message`` is given."""
         target = self._commit_at(at).id

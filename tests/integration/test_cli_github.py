@@ -24,8 +24,7 @@ PR = 7
 def change(repo: RepoBuilder) -> RepoBuilder:
     repo.commit({"lib.py": "def total(xs):\n    return sum(xs)\n",
                  "app.py": "from lib import total\n\n\ndef checkout(xs):\n    return total(xs)\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"lib.py": "def total(xs):\n    return sum(xs) * 2\n"})
     return repo
 

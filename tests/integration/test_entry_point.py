@@ -25,8 +25,7 @@ def _repo(tmp_path: Path) -> RepoBuilder:
     body = "".join(f"def helper_{i}():\n    return {i}\n\n\n" for i in range(400))
     repo.commit({"lib.py": body + "def total():\n    return 1\n",
                  "app.py": "from lib import total\n\n\ndef main():\n    return total()\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"lib.py": body + "def total():\n    return 2\n"})
     return repo
 

@@ -88,8 +88,7 @@ def diff(repo: Path, *args: str) -> dict[str, Any]:
 
 def _branch(repo: RepoBuilder, files: dict[str, str | None]) -> None:
     repo.commit(dict(FILES))
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit(dict(files))
 
 
@@ -124,8 +123,7 @@ def test_an_import_bound_elsewhere_impacts_the_code_using_it(repo: RepoBuilder) 
         "use.py": "from old import helper\n\n\ndef run():\n    return helper()\n\n\ndef other():\n    return 0\n",
     }
     repo.commit(files)
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"use.py": files["use.py"].replace("from old", "from new")})
     report = diff(repo.path)
     assert [(c["id"], c["names"]) for c in report["changed"]] == [("use.py", ["helper"])]
@@ -150,8 +148,7 @@ def test_a_constant_read_everywhere_is_a_hub(repo: RepoBuilder) -> None:
     readers = "".join(f"def r{i}():\n    return LIMIT\n\n\n" for i in range(6))
     repo.commit({"conf.py": "LIMIT = 1\n", "use.py": "from conf import LIMIT\n\n\n" + readers,
                  "test_use.py": "from use import r0\n\n\ndef test_r0():\n    assert r0()\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"conf.py": "LIMIT = 2\n"})
     report = diff(repo.path, "--hub-cap", "5")
     assert report["truncated"]["hubs"] == [{"id": "conf.py", "callers": 6}]
@@ -176,8 +173,7 @@ def test_module_level_code_passes_a_change_on(repo: RepoBuilder) -> None:
         "app.py": ("from settings import OPTIONS, OTHER\nimport conf\n\n\ndef run():\n    return OPTIONS\n\n\n"
                    "def direct():\n    return conf.DEFAULTS\n\n\ndef other():\n    return OTHER\n"),
     })
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"conf.py": conf.replace("30", "60")})
     report = diff(repo.path)
     assert [(c["id"], c["names"]) for c in report["changed"]] == [("conf.py", ["TIMEOUT"])]
@@ -193,8 +189,7 @@ def test_a_moved_module_with_a_new_value_impacts_its_readers(repo: RepoBuilder) 
     repo.commit({"pkg/__init__.py": "from .conf import *\n", "pkg/conf.py": conf,
                  "app.py": "from pkg import TIMEOUT, RETRIES\n\n\ndef main():\n    return TIMEOUT\n\n\n"
                            "def other():\n    return RETRIES\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     # git sees a rename: the importers of pkg are not touched
     repo.commit({"pkg/conf.py": None, "pkg/settings.py": conf.replace("30", "60"),
                  "pkg/__init__.py": "from .settings import *\n"})
@@ -215,8 +210,7 @@ def test_a_changed_condition_rebinds_the_names_it_guards(repo: RepoBuilder) -> N
         "app.py": ("from conf import LEVEL\nfrom log import PATH\n\n\ndef level():\n    return LEVEL\n\n\n"
                    "def path():\n    return PATH\n"),
     })
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"conf.py": conf.replace("False", "True"), "log.py": log.replace("'win32'", "'cygwin'")})
     report = diff(repo.path)
     assert [(c["id"], c["names"]) for c in report["changed"]] == [("conf.py", ["DEBUG"]), ("log.py", ["PATH"])]
@@ -230,8 +224,7 @@ def test_a_global_declaration_reads_the_module_name_past_enclosing_locals(repo: 
     use = ("from conf import LIMIT\n\n\ndef outer():\n    LIMIT = 0\n\n    def inner():\n        global LIMIT\n"
            "        return LIMIT\n\n    def local():\n        return LIMIT\n\n    return inner() + local()\n")
     repo.commit({"conf.py": "LIMIT = 1\n", "use.py": use})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"conf.py": "LIMIT = 2\n"})
     report = diff(repo.path)
     assert [(i["id"], i["paths"]) for i in report["impacted"]] == [
@@ -258,8 +251,7 @@ def test_a_submodule_read_through_an_imported_package_is_a_read(repo: RepoBuilde
            "def aliased():\n    return p.conf.TIMEOUT\n\n\ndef other():\n    return pkg.conf.RETRIES\n")
     repo.commit({"pkg/__init__.py": "from . import conf\n", "pkg/conf.py": "TIMEOUT = 30\nRETRIES = 3\n",
                  "use.py": use})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"pkg/conf.py": "TIMEOUT = 60\nRETRIES = 3\n"})
     report = diff(repo.path)
     assert [(i["id"], i["paths"]) for i in report["impacted"]] == [
@@ -306,8 +298,7 @@ def test_methods_reading_a_changed_class_attribute_are_impacted(repo: RepoBuilde
         "retry.py": CONFIG,
         "use.py": "from retry import Patient\n\n\ndef run(p: Patient):\n    return p.plan()\n",
     })
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"retry.py": CONFIG.replace("attempts = 3", "attempts = 5")})
     report = diff(repo.path)
     assert [(c["id"], c["change"], c["names"]) for c in report["changed"]] == [

@@ -72,8 +72,7 @@ def shop(repo: RepoBuilder) -> RepoBuilder:
     """
     repo.commit({"pkg/__init__.py": "", "pkg/util.py": UTIL, "pkg/a.py": A, "pkg/b.py": B,
                  "tests/test_b.py": TEST_B}, "base")
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     return repo
 
 
@@ -171,8 +170,7 @@ def test_moved_function_named_through_its_old_module_is_breaking(repo: RepoBuild
     helper = "def helper(x):\n    return x + 1\n"
     repo.commit({"pkg/__init__.py": "", "pkg/util.py": UTIL,
                  "pkg/a.py": "from pkg import util\n\n\ndef a(v):\n    return util.helper(v) * 2\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"pkg/util.py": UTIL.replace(helper + "\n\n", ""), "pkg/text.py": helper})
     report = diff(repo.path, "main..feature")
     assert changed(report)["pkg/text.py::helper"] == "renamed"
@@ -186,8 +184,7 @@ def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBu
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
                  "b.py": f"class B:\n    {same}\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"a.py": "class A:\n    pass\n", "b.py": "class B:\n    pass\n",
                  "c.py": f"class A:\n    {same}\n\nclass B:\n    {same}\n\ndef work():\n    return 2\n"})
     report = diff(repo.path, "main..feature")
@@ -224,8 +221,7 @@ def test_a_removed_method_whose_caller_now_calls_another_of_that_name_is_not_bre
             "class Cmd(Base):\n    def __init__(self):\n        self.items = [Item()]\n\n"
             "    def info(self):\n        return super().info()\n")
     repo.commit({"cmd.py": base})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"cmd.py": base.replace("    def info(self):\n        return {}\n", "    pass\n")
                  .replace("return super().info()", "return [item.info() for item in self.items]")})
     report = diff(repo.path, "main..feature")
@@ -241,8 +237,7 @@ def test_a_changed_constructor_or_call_signature_breaks_the_calls_that_run_it(re
            "def scale():\n    s = Scale()\n    return s(3)\n\n\ndef size():\n    return len(Sized())\n\n\n"
            "class Crate(Box):\n    def __init__(self):\n        super().__init__(1, 2)\n")
     repo.commit({"models.py": models, "use.py": use})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"models.py": models.replace("(self, w, h)", "(self, w, h, d)")
                  .replace("(self, x)", "(self, x, factor)").replace("def __len__(self)", "def __len__(self, strict)")})
     report = diff(repo.path, "main..feature")
@@ -297,8 +292,7 @@ def point3():
 
 def test_a_field_added_to_a_dataclass_or_named_tuple_breaks_its_constructor_calls(repo: RepoBuilder) -> None:
     repo.commit({"models.py": MODELS, "use.py": USE_MODELS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"models.py": MODELS.replace("    y: int\n", "    y: int\n    label: str\n")
                  .replace('right: str = ""', "right: str")})
     report = diff(repo.path, "main..feature")
@@ -399,8 +393,7 @@ def labeled():
 
 def test_a_dataclass_inheriting_fields_gets_its_bases_fields_first(repo: RepoBuilder) -> None:
     repo.commit({"records.py": RECORDS, "named.py": NAMED, "use.py": USE_RECORDS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"records.py": RECORDS.replace("    id: int\n", "    id: int\n    owner: str = ''\n")
                  .replace("@dataclass\nclass Mixed(Plain):\n", "@dataclass\nclass Mixed(Plain):\n    c: int\n")})
     report = diff(repo.path, "main..feature")
@@ -417,8 +410,7 @@ def test_a_required_field_added_to_a_base_dataclass_breaks_the_subclasses_constr
     repo: RepoBuilder,
 ) -> None:
     repo.commit({"records.py": RECORDS, "named.py": NAMED, "use.py": USE_RECORDS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"records.py": RECORDS.replace("    id: int\n", "    id: int\n    owner: str\n")
                  .replace('right: str = ""', "right: str")})
     report = diff(repo.path, "main..feature")
@@ -466,8 +458,7 @@ def use():
 
 def test_a_staticmethod_or_new_read_through_an_instance_or_super_gets_no_receiver(repo: RepoBuilder) -> None:
     repo.commit({"shapes.py": UNBOUND})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"shapes.py": UNBOUND.replace("def scale(x)", "def scale(x, *, k=0)")
                  .replace("def shift(x)", "def shift(x, y)")
                  .replace("def __new__(cls, size):\n        return object", "def __new__(cls, size, *, k=0):\n"
@@ -526,8 +517,7 @@ def use():
 
 def test_a_function_stored_in_a_class_body_gets_the_instance_as_its_first_argument(repo: RepoBuilder) -> None:
     repo.commit({"stored.py": STORED})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"stored.py": STORED.replace("def helper(obj, x)", "def helper(obj, x, y=0)")
                  .replace("def tool(x)", "def tool(x, y=0)").replace("def shared(obj, x)", "def shared(obj, x, y=0)")})
     report = diff(repo.path, "main..feature")
@@ -538,8 +528,7 @@ def test_a_function_stored_in_a_class_body_gets_the_instance_as_its_first_argume
 
 def test_a_call_through_a_class_attribute_that_misses_an_argument_breaks(repo: RepoBuilder) -> None:
     repo.commit({"stored.py": STORED})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"stored.py": STORED.replace("def helper(obj, x)", "def helper(obj, x, y)")
                  .replace("def tool(x)", "def tool(x, y)").replace("def shared(obj, x)", "def shared(obj, x, y)")})
     report = diff(repo.path, "main..feature")
@@ -603,8 +592,7 @@ def pretty():
 
 def test_a_call_fitting_one_definition_of_a_name_redefined_in_a_branch_is_not_breaking(repo: RepoBuilder) -> None:
     repo.commit({"compat.py": COMPAT, "use.py": USE_COMPAT})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"compat.py": COMPAT.replace("def parse(text, strict)", "def parse(text, strict, mode='fast')")
                  .replace("def load(data, strict=False)", "def load(data, strict=False, *, fast=True)")})
     report = diff(repo.path, "main..feature")
@@ -615,8 +603,7 @@ def test_a_call_fitting_one_definition_of_a_name_redefined_in_a_branch_is_not_br
 
 def test_a_call_fitting_no_definition_of_a_redefined_name_breaks(repo: RepoBuilder) -> None:
     repo.commit({"compat.py": COMPAT, "use.py": USE_COMPAT})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"compat.py": COMPAT.replace("def parse(text)", "def parse(text, mode)")
                  .replace("def parse(text, strict)", "def parse(text, mode, strict)")
                  .replace("def load(data)", "def load(data, fast)")
@@ -663,8 +650,7 @@ def use():
 
 def test_a_call_is_not_checked_against_a_def_that_does_not_receive_its_arguments(repo: RepoBuilder) -> None:
     repo.commit({"lib.py": DECORATED})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"lib.py": DECORATED.replace("def query(db, sql)", "def query(db, sql, limit=None)")
                  .replace("def handler(self)", "def handler(self) -> object")
                  .replace("def cached(key)", "def cached(key, scope)")})
@@ -680,8 +666,7 @@ def test_a_keyword_for_an_argument_passed_by_position_and_a_stale_recursive_call
     lib = "def walk(node):\n    return walk(node - 1) if node else 0\n\n\ndef pick(a, b):\n    return a\n\n\n" \
           "def use():\n    return pick(1, b=2)\n"
     repo.commit({"lib.py": lib})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"lib.py": lib.replace("def walk(node)", "def walk(node, depth)")
                  .replace("def pick(a, b)", "def pick(b, a=None)")})
     report = diff(repo.path, "main..feature")
@@ -705,8 +690,7 @@ def test_a_removed_function_replaced_by_an_outside_one_of_that_name_is_not_break
     use = "import logging\n\nimport log\n\n\ndef run():\n    log.info('x')\n    return 1\n\n\n" \
           "def stay():\n    log.info('y')\n    logging.info('z')\n"
     repo.commit({"log.py": "def info(msg):\n    print(msg)\n\n\ndef other():\n    return 0\n", "use.py": use})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"log.py": "def other():\n    return 0\n", "use.py": use.replace("log.info('x')", "logging.info('x')")})
     report = diff(repo.path, "main..feature")
     assert changed(report)["log.py::info"] == "removed"
@@ -720,8 +704,7 @@ def test_methods_and_relative_imports(repo: RepoBuilder) -> None:
             "        return [self.save(x) for x in xs]\n"
     service = "from .store import Store\n\n\ndef persist(x):\n    s = Store()\n    return s.save_all([x])\n"
     repo.commit({"app/__init__.py": "", "app/store.py": store, "app/service.py": service})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"app/store.py": store.replace("return x\n", "return [x]\n")})
     report = diff(repo.path, "main..feature")
     assert changed(report) == {"app/store.py::Store::save": "modified"}
@@ -740,8 +723,7 @@ def test_hub_cap_reports_the_hub_without_expanding_it(repo: RepoBuilder) -> None
     callers = "".join(f"def c{i}():\n    return hub()\n\n\n" for i in range(6))
     repo.commit({"m.py": "def hub():\n    return 1\n\n\n" + callers,
                  "test_m.py": "from m import c0\n\n\ndef test_c0():\n    assert c0() == 1\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"m.py": "def hub():\n    return 2\n\n\n" + callers})
     report = diff(repo.path, "main..feature", "--hub-cap", "5")
     assert report["truncated"]["hubs"] == [{"id": "m.py::hub", "callers": 6}]
@@ -825,8 +807,7 @@ def test_time_budget_gives_a_partial_report_never_an_all_clear(repo: RepoBuilder
               for i in range(300)}
     repo.commit({**filler, "core.py": "def core():\n    return 1\n", "use.py": "from core import core\n\n\ndef use():\n"
                  "    return core()\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"core.py": "def core():\n    return 2\n"})
     report = diff(repo.path, "main..feature", "--time-budget", "0.1")
     assert report["status"] == "partial"
@@ -849,8 +830,7 @@ def test_unittest_style_test_classes_are_tests(repo: RepoBuilder) -> None:
                                  "    pass\n\n\nclass AdditionChecks(Base):\n    def test_add(self):\n"
                                  "        self.assertEqual(add(1, 2), 3)\n\n\nclass Helper:\n"
                                  "    def test_like_name(self):\n        return add(0, 0)\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"calc.py": "def add(a, b):\n    return b + a\n"})
     report = diff(repo.path, "main..feature")
     assert report["tests"] == ["test_calc.py::AdditionChecks::test_add"]
@@ -859,8 +839,7 @@ def test_unittest_style_test_classes_are_tests(repo: RepoBuilder) -> None:
 def test_overloads_take_the_implementations_signature(repo: RepoBuilder) -> None:
     repo.commit({"lib.py": "def fetch(key):\n    return key\n",
                  "app.py": "from lib import fetch\n\n\ndef run():\n    return fetch(1, 2)\n"})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"lib.py": "from typing import overload\n\n\n@overload\ndef fetch(key: int) -> int: ...\n\n\n"
                            "@overload\ndef fetch(key: str) -> str: ...\n\n\ndef fetch(key, default=None):\n"
                            "    return key or default\n"})
@@ -920,8 +899,7 @@ def recheck(ok):
 
 def test_raising_a_class_whose_constructor_now_needs_an_argument_is_breaking(repo: RepoBuilder) -> None:
     repo.commit({"errors.py": ERRORS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"errors.py": ERRORS.replace("def __init__(self):", "def __init__(self, code):")})
     report = diff(repo.path, "main..feature")
     # `raise Refused` constructs it without arguments; re-raising the caught instance constructs nothing
@@ -967,8 +945,7 @@ def by_name(options, steps):
 
 def test_a_literal_unpacked_into_a_call_is_checked_as_the_arguments_it_holds(repo: RepoBuilder) -> None:
     repo.commit({"splats.py": SPLATS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"splats.py": SPLATS.replace("def keep(cb)", "def keep(cb, label=None)")
                  .replace("def rename(cb):\n    return cb()", "def rename(other):\n    return other()")
                  .replace("def pair(first, second)", "def pair(first)").replace("first(), second()", "first()")})
@@ -997,8 +974,7 @@ def test_a_method_whose_code_is_unchanged_is_not_reported_when_a_redefinition_of
     repo: RepoBuilder,
 ) -> None:
     repo.commit({"test_shapes.py": SHADOWED})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     # the second class statement leaves its branch: only the catch-all variant goes away
     repo.commit({"test_shapes.py": SHADOWED.replace("    if PY3:\n        class Number:\n            value = 1\n",
                                                     "    class Number:\n        value = 1\n")})
@@ -1028,8 +1004,7 @@ def nested(schema):
 
 def test_a_removed_property_whose_name_is_still_bound_on_the_class_is_not_breaking(repo: RepoBuilder) -> None:
     repo.commit({"schema.py": SETS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"schema.py": SETS.replace(
         "    @property\n    def set_class(self):\n        return OrderedSet\n", "    set_class = OrderedSet\n")})
     report = diff(repo.path, "main..feature")
@@ -1039,8 +1014,7 @@ def test_a_removed_property_whose_name_is_still_bound_on_the_class_is_not_breaki
 
 def test_a_removed_method_called_where_its_name_resolves_to_nothing_is_still_breaking(repo: RepoBuilder) -> None:
     repo.commit({"schema.py": SETS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"schema.py": SETS.replace(
         "    @property\n    def set_class(self):\n        return OrderedSet\n", "")})
     report = diff(repo.path, "main..feature")
@@ -1066,8 +1040,7 @@ class Leaf(Node):
 
 def test_a_construction_through_type_of_self_is_not_checked_against_a_guessed_class(repo: RepoBuilder) -> None:
     repo.commit({"nodes.py": CLONES})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     # `type(self)` may be any subclass: which constructor runs is a guess, so no call is flagged
     repo.commit({"nodes.py": CLONES.replace("class Leaf(Node):\n    def __init__(self, value):",
                                             "class Leaf(Node):\n    def __init__(self, value, parent):")})
@@ -1091,8 +1064,7 @@ def unzip(rows):
 
 def test_a_removed_local_def_whose_name_is_now_imported_is_not_breaking(repo: RepoBuilder) -> None:
     repo.commit({"rows.py": UNZIP})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"rows.py": UNZIP.replace("from operator import itemgetter as pick",
                                           "from operator import itemgetter")
                  .replace("    def itemgetter(i):\n        return lambda row: row[i]\n\n", "")})
@@ -1103,8 +1075,7 @@ def test_a_removed_local_def_whose_name_is_now_imported_is_not_breaking(repo: Re
 
 def test_a_removed_local_def_whose_name_is_now_undefined_is_breaking(repo: RepoBuilder) -> None:
     repo.commit({"rows.py": UNZIP})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"rows.py": UNZIP.replace("    def itemgetter(i):\n        return lambda row: row[i]\n\n", "")})
     report = diff(repo.path, "main..feature")
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [

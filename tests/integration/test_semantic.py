@@ -39,8 +39,7 @@ def send_welcome_email(user):
 @pytest.fixture
 def scenario(repo: RepoBuilder) -> RepoBuilder:
     repo.commit({"pricing.py": PRICING, "app.py": CALLERS})
-    repo.branch("feature")
-    repo.checkout("feature")
+    repo.start_branch("feature")
     repo.commit({"pricing.py": PRICING.replace("(1 + tax)", "(1 + tax) - discount(prices)")
                  + "\n\ndef discount(prices):\n    return 0\n"})
     return repo
