@@ -16,6 +16,7 @@ from posixpath import basename, dirname
 from typing import Protocol
 
 from impactbot.extract import writes_init
+from impactbot.link.callbacks import callback_arguments
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     COMMON_METHODS,
@@ -362,6 +363,8 @@ class _Linker:
             classes = {v: inf for v, inf in vals.items() if v[0] == "CS" or self.r.is_class(v)}
             return list(self.r.targets(classes)), "ok"
         targets = list(self.r.targets(vals))
+        if not targets and site.kind == "call":
+            targets = self._callbacks(path, site, scope)
         if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
                                                     "abs", "format", "reversed", "bytes", "int",
                                                     "float", "round", "dir", "sorted", "list",
@@ -372,6 +375,15 @@ class _Linker:
         if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M") for v in vals):
             return [], "external"
         return [], "unknown"
+
+    def _callbacks(self, path: str, site: CallSite, scope: str) -> list[Target]:
+        """What a library function called at ``site`` runs of the functions it is given."""
+        out: list[Target] = []
+        for expr in callback_arguments(site, self.facts[path].imports):
+            vals = self.r.resolve_at(expr, scope, site.line) or {}
+            # the library calls it with arguments of its own: nothing to check, nothing flows
+            out.extend(Target(t.id, True, None) for t in self.r.targets(vals))
+        return out
 
     def _resolve_operator(self, callee: str, scope: str, line: int) -> tuple[list[Target], str]:
         """A protocol method implied by syntax, with the fallbacks Python applies to it."""

@@ -1,0 +1,100 @@
+"""Library functions that call a function they are given.
+
+``sorted(xs, key=rank)`` runs ``rank``, ``Thread(target=work).start()`` runs
+``work``, ``partial(f, 1)`` is ``f`` waiting for its last argument. No code of the
+repository stands between the caller and the function it hands over, so the
+function passing it is the one that depends on it: the link gives it an edge to
+what the argument holds. Such an edge is inferred (it rests on what the library
+does) and is never checked as a call: the library passes its own arguments.
+
+Only calls that reach no code of the repository count (a ``sort`` method of the
+repository gets its ``key`` as a parameter, and its own calls of it say the rest),
+and only the arguments the library is known to call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from impactbot.model import CallSite, Import
+
+# name -> (positions, keywords) of the arguments the callee calls
+Arguments = tuple[tuple[int, ...], tuple[str, ...]]
+
+_KEY: Arguments = ((), ("key",))
+_FIRST: Arguments = ((0,), ())
+_SECOND: Arguments = ((1,), ())
+
+# Names specific enough to mean the library function wherever they are called
+# from (a builtin, or a method of a standard-library object such as an executor).
+CALLBACK_ARGUMENTS: dict[str, Arguments] = {
+    # builtins and list.sort
+    "map": _FIRST, "filter": _FIRST, "sorted": _KEY, "min": _KEY, "max": _KEY, "sort": _KEY,
+    # functools, itertools, heapq
+    "reduce": ((0,), ("function",)), "partial": ((0,), ("func",)), "partialmethod": ((0,), ("func",)),
+    "cmp_to_key": _FIRST, "starmap": _FIRST, "filterfalse": _FIRST, "takewhile": _FIRST,
+    "dropwhile": _FIRST, "accumulate": ((1,), ("func",)), "groupby": ((1,), ("key",)),
+    "nlargest": _KEY, "nsmallest": _KEY, "merge": _KEY,
+    # collections
+    "defaultdict": ((0,), ("default_factory",)),
+    # threads, processes, executors, event loops
+    "Thread": ((1,), ("target",)), "Process": ((1,), ("target",)), "Timer": ((1,), ("function",)),
+    "submit": ((0,), ("fn",)), "run_in_executor": _SECOND, "to_thread": ((0,), ("func",)),
+    "apply_async": ((0,), ("func",)), "imap": _FIRST, "imap_unordered": _FIRST,
+    "call_soon": _FIRST, "call_soon_threadsafe": _FIRST, "call_later": _SECOND, "call_at": _SECOND,
+    "add_done_callback": ((0,), ("fn",)),
+    # cleanups of unittest, pytest and contextlib
+    "addCleanup": _FIRST, "addClassCleanup": _FIRST, "addfinalizer": _FIRST, "callback": _FIRST,
+}
+
+# Names too common to trust alone: they count when called through their module
+# (``atexit.register``) or imported from it (``from atexit import register``).
+MODULE_CALLBACK_ARGUMENTS: dict[tuple[str, str], Arguments] = {
+    ("atexit", "register"): ((0,), ("func",)),
+    ("signal", "signal"): ((1,), ("handler",)),
+    ("json", "dumps"): ((), ("default",)),
+    ("json", "dump"): ((), ("default",)),
+    ("json", "loads"): ((), ("object_hook", "object_pairs_hook", "parse_float", "parse_int")),
+    ("json", "load"): ((), ("object_hook", "object_pairs_hook", "parse_float", "parse_int")),
+    ("re", "sub"): ((1,), ("repl",)),
+    ("re", "subn"): ((1,), ("repl",)),
+    ("weakref", "finalize"): _SECOND,
+    ("copyreg", "pickle"): _SECOND,
+}
+
+
+def callback_arguments(site: CallSite, imports: Sequence[Import]) -> Iterator[str]:
+    """The argument expressions of ``site`` that the library function it calls runs."""
+    if site.kind != "call" or not site.callee or not (site.args or site.kwargs):
+        return
+    spec = _spec(site.callee, imports)
+    if spec is None:
+        return
+    positions, keywords = spec
+    for i in positions:
+        if i < len(site.args) and not (site.star and i > 0):
+            yield from _callable(site.args[i])
+    for keyword, expr in site.kwargs:
+        if keyword in keywords:
+            yield from _callable(expr)
+
+
+def _spec(callee: str, imports: Sequence[Import]) -> Arguments | None:
+    head, _, name = callee.rpartition(".")
+    if "(" in name or "[" in name:
+        return None
+    spec = CALLBACK_ARGUMENTS.get(name)
+    if spec is not None:
+        return spec
+    if head:
+        return MODULE_CALLBACK_ARGUMENTS.get((head, name))
+    for imp in imports:
+        if imp.level == 0 and imp.name == name and imp.bound_name == name:
+            return MODULE_CALLBACK_ARGUMENTS.get((imp.module, name))
+    return None
+
+
+def _callable(expr: str | None) -> Iterator[str]:
+    # `<lambda>` and other markers: a lambda's calls already belong to the scope writing it
+    if expr and not expr.startswith("<"):
+        yield expr
