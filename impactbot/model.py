@@ -195,7 +195,9 @@ class CallSite:
     star: bool = False  # f(*args)
     starstar: bool = False  # f(**kwargs)
     args: tuple[str | None, ...] = ()  # expr of each positional argument
-    kwargs: tuple[tuple[str, str | None], ...] = ()  # (keyword, expr)
+    # (keyword, expr); keyword "**" for what `**x` unpacks into the call, "*" for `*x`
+    # when it follows every positional argument (its elements take the positions after them)
+    kwargs: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,6 +113,8 @@ class CallFacts(FileState):
         positional: list[str | None] = []
         keywords: list[str] = []
         kwargs: list[tuple[str, str | None]] = []
+        unpacked: list[tuple[str, str | None]] = []  # ("*", expr) / ("**", expr)
+        star_at = -1
         if arguments.kind_id != e.argument_list:
             positional.append(None)  # f(x for x in y)
         else:
@@ -125,12 +127,18 @@ class CallFacts(FileState):
                     kwargs.append((keyword, expr(parts[-1]) if len(parts) > 2 else None))
                 elif kind in e.list_splat:
                     if not self._spread(arg, positional):
+                        star_at = -2 if star else len(positional)  # a second one: positions open
                         star = True
+                        unpacked.append(("*", self._unpacked(arg)))
                 elif kind in e.dict_splat:
                     if not self._spread_keywords(arg, keywords, kwargs):
                         starstar = True
+                        unpacked.append(("**", self._unpacked(arg)))
                 elif kind != e.comment:
                     positional.append(expr(arg))
+        # `f(a, *xs)`: the elements of xs take the positions after a; with a positional
+        # argument after the star (or two stars) no element's position is known
+        kwargs.extend((k, v) for k, v in unpacked if v is not None and (k == "**" or star_at == len(positional)))
         scope = self.scope_at(start)
         self.callees[node_key(node)] = callee
         args = tuple(positional)
@@ -163,6 +171,11 @@ class CallFacts(FileState):
             return False
         positional.extend(self.x.expr(item) for item in items)
         return True
+
+    def _unpacked(self, splat: Node) -> str | None:
+        """``xs`` of ``*xs`` or ``**xs``: what the call unpacks (None for other than a name or attribute)."""
+        inner = self.x.named(splat)
+        return self.x.expr(inner[0]) if len(inner) == 1 else None
 
     def _spread_keywords(
         self, splat: Node, keywords: list[str], kwargs: list[tuple[str, str | None]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from posixpath import basename, dirname
 from typing import Protocol
@@ -176,9 +176,44 @@ def site_flows(
             if arg is not None and name is not None:
                 out.append(((t.id, name), (arg, scope)))
         for keyword, arg in site.kwargs:
-            if arg is not None:
+            if arg is None:
+                continue
+            if keyword in ("*", "**"):
+                forwarded = _forwarded(params_of(scope), keyword, arg)
+                flows = _unpacked_flows(params, len(args) + offset, set(site.keywords), keyword, arg, forwarded)
+                out.extend(((t.id, p), (elem, scope)) for p, elem in flows)
+            else:
                 out.append(((t.id, _keyword_param(params, keyword)), (arg, scope)))
     return out
+
+
+def _forwarded(caller: tuple[Param, ...] | None, star: str, unpacked: str) -> bool:
+    """Whether ``*args`` / ``**kwargs`` unpacks the caller's own parameter of that kind."""
+    kind = "var_positional" if star == "*" else "var_keyword"
+    return any(p.name == unpacked and p.kind == kind for p in caller or ())
+
+
+def _unpacked_flows(
+    params: tuple[Param, ...], first: int, keywords: set[str], star: str, unpacked: str, forwarded: bool
+) -> Iterator[tuple[str, str]]:
+    """What ``f(a, *xs)`` or ``f(**opts)`` passes to each parameter it binds.
+
+    A literal the file never changes but by constant keys gives each parameter its own
+    element (``xs[0]``, ``opts["p"]``; see ``Resolver.resolve``'s ``<key:`` form), and
+    nothing when it lacks it: the bag of a container that may change holds too much to
+    give every parameter all of it. The caller's own ``*args``/``**kwargs`` pass their
+    elements on to the callee's.
+    """
+    var_kind = "var_positional" if star == "*" else "var_keyword"
+    for j, p in enumerate(params):
+        if p.kind == var_kind and forwarded:
+            yield p.name + "[]", f"{unpacked}[]"
+        if forwarded or p.name in keywords:
+            continue
+        if star == "*" and j >= first and p.kind in ("positional", "positional_only"):
+            yield p.name, f"<key:{unpacked}[{j - first}]>"
+        elif star == "**" and j >= first and p.kind in ("positional", "keyword_only"):
+            yield p.name, f'<key:{unpacked}["{p.name}"]>'
 
 
 def _receiver(callee: str | None) -> str | None:

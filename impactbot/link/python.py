@@ -948,6 +948,8 @@ class Resolver:
             return {("L",): False}
         if expr.startswith("<def:"):  # the function itself, as a decorator receives it
             return {("F", expr[5:-1]): False}
+        if expr.startswith("<key:"):  # a constant-key element, never a container's bag
+            return self._keyed_only(expr[5:-1], scope_id)
         if expr.startswith('"'):
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
@@ -961,6 +963,13 @@ class Resolver:
                 read = self._resolve_ops(base, reads, scope_id) or found
                 return self._with_defaults(read, ops, scope_id)
         return found
+
+    def _keyed_only(self, expr: str, scope_id: str) -> Values:
+        """``xs[0]`` or ``opts["p"]`` from the keyed bindings of a literal; nothing when the
+        name has none (a container the code may change: its bag says nothing of one key)."""
+        base, ops = parse_expr(expr)
+        keyed = self._keyed(base, ops, scope_id)
+        return self._apply_ops(keyed[0], ops[keyed[1] :], scope_id) if keyed is not None else {}
 
     def _getattr(self, ops: tuple[str, ...], scope_id: str) -> Values | None:
         """``getattr(o,"m",e)`` and what follows it: ``o.m`` when ``o`` has it, else ``e``;

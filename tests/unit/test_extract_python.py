@@ -466,7 +466,24 @@ def test_arguments_are_counted_and_rendered() -> None:
     site = call("f(a, b.c, 1, *rest, key=val, flag=True, **options)\n")
     assert (site.positional, site.keywords, site.star, site.starstar) == (3, ("key", "flag"), True, True)
     assert site.args == ("a", "b.c", None)
-    assert site.kwargs == (("key", "val"), ("flag", None))
+    assert site.kwargs == (("key", "val"), ("flag", None), ("*", "rest"), ("**", "options"))
+
+
+@pytest.mark.parametrize(
+    ("source", "unpacked"),
+    [
+        ("f(a, *xs)", (("*", "xs"),)),
+        ("f(*self.args, **self.kw)", (("*", "self.args"), ("**", "self.kw"))),
+        ("f(*xs, a)", ()),  # a positional after the star: no element's position is known
+        ("f(*xs, *ys)", ()),
+        ("f(*[g], *xs)", (("*", "xs"),)),  # the literal's elements are written out
+        ("f(**a, **b)", (("**", "a"), ("**", "b"))),
+        ("f(*make(), **{'k': g})", (("k", "g"), ("*", "make()"))),
+    ],
+)
+def test_what_a_call_unpacks_is_kept_with_its_keywords(source: str, unpacked: tuple[tuple[str, str], ...]) -> None:
+    (site,) = [c for c in calls(source + "\n") if c.callee == "f"]
+    assert site.kwargs == unpacked
 
 
 @pytest.mark.parametrize(
