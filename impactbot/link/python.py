@@ -1653,7 +1653,8 @@ class Resolver:
             bound = None if kind == "UB" else kind in ("BM", "R") or scope.method_kind == "classmethod"
             yield Target(val[1], inferred, bound)
             for wrapper in self.wrappers(val[1]):
-                yield Target(wrapper, True, False)
+                # a class decorator's __call__ gets the instance; a wrapper function does not
+                yield Target(wrapper, True, self.scopes[wrapper].kind == "method")
         elif kind in ("I", "IS"):
             yield from self._dunder_targets(val[1], "__call__", inferred)
         elif kind == "CS":
@@ -1796,7 +1797,11 @@ class Resolver:
                 continue
             where = scope.parent or scope.path
             for val in self.resolve(deco, where) or {}:
-                if val[0] != "S" or self.scopes[val[1]].kind == "class":
+                if val[0] != "S":
+                    continue
+                if self.scopes[val[1]].kind == "class":
+                    # `@Trace`: the name holds a Trace instance, and calling it runs __call__
+                    out.extend(t.id for t in self._dunder_targets(val[1], "__call__", True))
                     continue
                 for ret in self._scope_target(val[1], "<return>"):
                     if ret[0] == "S" and ret[1] != func_id and self.scopes[ret[1]].kind != "class":
