@@ -66,6 +66,8 @@ class BindingFacts(KeyedFacts):
                     self._literal(node, left, value, scope)
             else:
                 self._bind(node, scope, x.bind_value(left, value), "assign")
+                if x.iterates(left, value):  # `a, b = pair` runs type(pair).__iter__
+                    self._op(pos, value, "__iter__", node)
                 if value.kind_id in containers and value.named_child_count:
                     self._literal(node, left, value, scope)
 
@@ -177,6 +179,7 @@ class BindingFacts(KeyedFacts):
             values = x.values(value[-1])
             if second is not None and second.kind_id in self.e.from_token:
                 values = elements(values)
+                self._op(node.start_byte, value[-1], "__iter__", node)
             pairs = [("<return>[]" + s, v) for s, v in values]
             self._bind(node, self.scope_at(node.start_byte), pairs, "return")
 

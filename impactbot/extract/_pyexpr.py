@@ -259,6 +259,15 @@ class Expressions:
         after = len(targets) - stars[0] - 1
         return targets[stars[0]], sources[stars[0] : len(sources) - after]
 
+    def iterates(self, target: Node, value: Node) -> bool:
+        """Whether ``target = value`` iterates the value: unpacking anything but a literal."""
+        while value.kind_id in self._wrappers:
+            inner = self.named(value)
+            if len(inner) != 1:
+                break
+            value = inner[0]
+        return target.kind_id in self._unpack and value.kind_id not in self._sequences
+
     def bind_value(self, target: Node, value: Node) -> Values:
         """Like ``bind``, pairing ``a, b = f, g`` element by element."""
         while value.kind_id in self._wrappers:

@@ -1463,3 +1463,20 @@ def test_a_name_defined_in_branches_keeps_every_signature_that_can_be_live() -> 
         # one of the two classes has no such method: a call may meet anything there
         "Path::drive": ("(self)", ["(*args, **kwargs)"]),
     }
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("a, b = pair\n", [("", "pair.__iter__", 1)]),
+        ("[a, *rest] = make()\n", [("", "make().__iter__", 1)]),
+        ("a, b = (pair)\n", [("", "pair.__iter__", 1)]),
+        ("a, b = 1, 2\n", []),
+        ("a, b = [x, y]\n", []),
+        ("a = pair\n", []),
+        ("def g():\n    yield from walker\n", [("g", "walker.__iter__", 2)]),
+        ("def g():\n    yield walker\n", []),
+    ],
+)
+def test_unpacking_and_yield_from_iterate(source: str, expected: list[tuple[str, str, int]]) -> None:
+    assert sites(source, "operator") == expected
