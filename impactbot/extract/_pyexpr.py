@@ -394,6 +394,8 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 return _getattr(node)
             if function is not None and function.kind_id == identifier and function.text == b"type":
                 return _type_of(node)
+            if function is not None and function.kind_id == identifier and function.text == b"super":
+                return _super(node)
             called = _suffixed(function, "()")
             if called is not None and called.endswith(".get()"):
                 return _get(node, called[:-2])
@@ -437,6 +439,15 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return "getattr()" if len(args) == 3 else None
         # a default the syntax cannot express (None, a number) calls nothing: obj.name alone
         return f"{head}.{name}" if default is None else f'getattr({head},"{name}",{default})'
+
+    def _super(node: Node) -> str:
+        # `super(B, self)` keeps its class: it may name a base to skip the enclosing class's
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 2 or any(a.kind_id not in (identifier, attribute) for a in args):
+            return "super()"
+        cls, obj = expr(args[0]), expr(args[1])
+        return "super()" if cls is None or obj is None else f"super({cls},{obj})"
 
     def _type_of(node: Node) -> str | None:
         # `type(obj)` is obj's class, as `obj.__class__` reads it; `type(name, bases, ns)`

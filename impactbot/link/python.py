@@ -1069,7 +1069,7 @@ class Resolver:
         while i < len(ops):
             op = ops[i]
             if op[0] == "(":
-                vals = self.call_results(vals, scope_id)
+                vals = self._super_of(op, scope_id) if ("B", "super") in vals else self.call_results(vals, scope_id)
             elif op[0] == "[":
                 vals = self._elements_at(vals, op)
             elif i + 1 < len(ops) and _is_element(ops[i + 1]):
@@ -1082,6 +1082,18 @@ class Resolver:
                 return {}
             i += 1
         return vals
+
+    def _super_of(self, call: str, scope_id: str) -> Values:
+        """``super(B, self)``: the MRO after ``B`` (which may be another class than the
+        enclosing one, to skip a level); ``super()`` or an argument that is not a class
+        of the repository: the enclosing class's."""
+        args = _top_level_split(call[1:-1]) if call != "()" else []
+        if len(args) == 2:
+            named = self.resolve(args[0], scope_id) or {}
+            classes: Values = {("P", v[1]): False for v in named if v[0] == "S" and self.scopes[v[1]].kind == "class"}
+            if classes and len(classes) == len(named):
+                return classes
+        return self._builtin_result("super", scope_id)
 
     def lookup(self, name: str, scope_id: str) -> Values | None:
         """Python's LEGB lookup of ``name`` starting in ``scope_id``.
