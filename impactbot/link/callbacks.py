@@ -35,8 +35,10 @@ CALLBACK_ARGUMENTS: dict[str, Arguments] = {
     "cmp_to_key": _FIRST, "starmap": _FIRST, "filterfalse": _FIRST, "takewhile": _FIRST,
     "dropwhile": _FIRST, "accumulate": ((1,), ("func",)), "groupby": ((1,), ("key",)),
     "nlargest": _KEY, "nsmallest": _KEY, "merge": _KEY,
-    # collections
+    # collections; dataclass, attrs and pydantic fields, whose factory each construction runs
     "defaultdict": ((0,), ("default_factory",)),
+    "field": ((), ("default_factory", "factory")), "Field": ((), ("default_factory",)),
+    "ib": ((), ("factory",)), "attrib": ((), ("factory",)),
     # threads, processes, executors, event loops
     "Thread": ((1,), ("target",)), "Process": ((1,), ("target",)), "Timer": ((1,), ("function",)),
     "submit": ((0,), ("fn",)), "run_in_executor": _SECOND, "to_thread": ((0,), ("func",)),

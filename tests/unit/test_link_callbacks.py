@@ -133,3 +133,21 @@ def test_a_derived_graph_drops_the_edge_when_the_function_given_leaves_another_f
     assert set(calls_from(graph, "m.py::use")) == {"a.py::rank"}
     assert derived == link(new)
     assert calls_from(derived, "m.py::use") == {}
+
+
+def test_a_field_factory_is_called_by_the_class_that_declares_it() -> None:
+    graph = link(facts({"m.py": """
+        from dataclasses import dataclass, field
+
+        class Settings:
+            pass
+
+        def default_name():
+            return "x"
+
+        @dataclass
+        class Job:
+            settings: Settings = field(default_factory=Settings)
+            name: str = field(default=default_name)
+        """}))
+    assert set(calls_from(graph, "m.py::Job")) == {"m.py::Settings"}
