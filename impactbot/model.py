@@ -257,6 +257,20 @@ class Binding:
 
 
 @dataclass(frozen=True, slots=True)
+class Narrowing:
+    """``isinstance(name, C)`` known to hold in ``scope`` from line ``start`` to ``end``:
+    the body of ``if isinstance(...)`` (also as the first operand of ``and``), the rest of
+    the block after ``assert isinstance(...)``, or after ``if not isinstance(...)`` whose
+    body always leaves. ``classes`` are the exprs of ``C`` (several for a tuple)."""
+
+    scope: str
+    name: str
+    classes: tuple[str, ...]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class FileFacts:
     """Everything impactbot needs from one blob; depends only on its bytes."""
 
@@ -267,6 +281,7 @@ class FileFacts:
     bindings: tuple[Binding, ...] = ()
     all_names: tuple[str, ...] | None = None  # __all__, when statically known
     error: str | None = None  # set when the blob could not be parsed cleanly
+    narrowings: tuple[Narrowing, ...] = ()
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

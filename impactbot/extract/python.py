@@ -18,6 +18,7 @@ from impactbot.extract._pybindings import BindingFacts
 from impactbot.extract._pycalls import CallFacts
 from impactbot.extract._pydefs import DefinitionFacts
 from impactbot.extract._pyfingerprint import fingerprint
+from impactbot.extract._pynarrow import NarrowingFacts
 from impactbot.extract._pystate import engine, first_of, line_count
 from impactbot.model import Definition, FileFacts
 
@@ -40,7 +41,7 @@ def extract_python(data: bytes) -> FileFacts:
         )
 
 
-class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts):
+class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts):
     """All passes over one file; ``run()`` once."""
 
     def run(self) -> FileFacts:
@@ -68,6 +69,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts):
             bindings=tuple([b for _, b in self.bindings]),
             all_names=self._all_names(),
             error=self._error(),
+            narrowings=self._narrowings(),
         )
 
     def _error(self) -> str | None:

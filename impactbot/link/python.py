@@ -233,6 +233,11 @@ def _decorator_name(expr: str) -> str:
     return base.rsplit(".", 1)[-1]
 
 
+def _caches(scope: Scope) -> bool:
+    """A ``cached_property``: not a data descriptor, so the instance's attribute hides it."""
+    return any(_decorator_name(d) == "cached_property" for d in scope.decorators)
+
+
 def _method_kind(d: Definition) -> str:
     names = {_decorator_name(x) for x in d.decorators}
     if "staticmethod" in names:
@@ -286,6 +291,8 @@ class Resolver:
         self._mro: dict[str, tuple[str, ...]] = {}
         self._mro_alternatives: dict[str, tuple[tuple[str, ...], ...]] = {}
         self.setter_props: set[str] = set()  # properties with an ``@x.setter``: assigning them calls it
+        # (function id, name) -> (first line, last line, class exprs) where isinstance holds
+        self._narrowings: dict[tuple[str, str], list[tuple[int, int, tuple[str, ...]]]] = defaultdict(list)
         self.touched_param = False
         self.truncated = False
         for path in sorted(facts):
@@ -305,6 +312,8 @@ class Resolver:
                 name = site.callee[: -len(".setter")].rsplit(".", 1)[-1]
                 self.setter_props.add(symbol_id(path, f"{site.scope}::{name}"))
         self._index_body_sites(path, facts)
+        for n in facts.narrowings:
+            self._narrowings[(symbol_id(path, n.scope), n.name)].append((n.start, n.end, n.classes))
         for b in facts.bindings:
             self._add_binding(path, b)
         for imp in facts.imports:
@@ -740,6 +749,11 @@ class Resolver:
             own = inst_attrs[cls].get(attr, []) if cls in inst_attrs else []
             outside = self._stores_on(cls, attr, own_class and i == 0) if stored else []
             if own or outside:
+                # a property further up is a data descriptor: it wins over the instance's
+                # own attribute (what `self.ptr = p` stored went through its setter)
+                prop = self._data_descriptor(mro[i + 1 :], attr)
+                if prop is not None:
+                    return prop
                 vals: Values = {}
                 for binding, where in [*own, *outside]:
                     _merge(vals, self._stored_value(binding, where), True)
@@ -750,6 +764,24 @@ class Resolver:
                     return vals, cls
                 _merge(vals, rest[0], False)
                 return vals, rest[1]
+        return None
+
+    def _data_descriptor(self, mro: tuple[str, ...], attr: str) -> tuple[Values, str | None] | None:
+        """The property (not a ``cached_property``) the first class along ``mro`` defining
+        ``attr`` in its body has for it; None when that is anything else."""
+        for cls in mro:
+            if cls.startswith("X:"):
+                return None
+            scope = self.scopes[cls]
+            if attr not in scope.names:
+                continue
+            defs = [b for b in scope.names[attr] if isinstance(b, Defn)]
+            if not defs or len(defs) != len(scope.names[attr]):
+                return None
+            kinds = [self.scopes[d.id] for d in defs if d.id in self.scopes]
+            if kinds and all(k.method_kind == "property" and not _caches(k) for k in kinds):
+                return self._resolve_sources(scope.names[attr], scope), cls
+            return None
         return None
 
     def _stored_value(self, binding: Binding, where: str) -> Values:
@@ -839,6 +871,10 @@ class Resolver:
         in a module or class body, see ``resolve_line``."""
         base, ops = parse_expr(expr)
         scope = self.scopes.get(scope_id)
+        if (scope_id, base) in self._narrowings and scope is not None and scope.kind in ("function", "method"):
+            narrowed = self._narrowed(base, scope, line)
+            if narrowed is not None:
+                return self._apply_ops(narrowed, ops, scope_id) if narrowed else {}
         if scope is not None and scope.kind in ("module", "class"):
             if (scope_id, line) in self._lambda_lines:  # maybe in a lambda's body: no order known
                 return self.resolve(expr, scope_id)
@@ -894,6 +930,35 @@ class Resolver:
             return None
         found = self._sources_at(base, scope_id, line)
         return (found[0], found[1]) if found is not None and found[2] else None
+
+    def _narrowed(self, name: str, scope: Scope, line: int) -> Values | None:
+        """What ``name`` holds at ``line`` where an ``isinstance`` test holds (None elsewhere).
+
+        The values known for the name that are instances of the tested classes (or of
+        their subclasses) stay; when none is, an instance of any of the tested classes
+        (or a subclass) is. A test naming a class from outside the repository narrows
+        nothing: classes of the repository may derive from it (``Exception``), and
+        ``isinstance(x, type)`` says x is a class. The innermost test wins; an
+        assignment of the name after it ends it.
+        """
+        tests = [t for t in self._narrowings[(scope.id, name)] if t[0] <= line <= t[1]]
+        if not tests:
+            return None
+        start, _end, classes = max(tests)
+        if any(isinstance(b, Binding) and start <= b.line <= line for b in scope.names.get(name, ())):
+            return None
+        tested: Values = {}
+        for expr in classes:
+            for val in self.resolve(expr, scope.id) or {EXTERNAL: False}:
+                if not self.is_class(val):
+                    return None
+                tested[val] = True
+        known = self.resolve(name, scope.id) or {}
+        kept = {v: inf for v, inf in known.items() if v[0] in ("I", "IS") and self._instance_of(v[1], tested)}
+        return kept or {("IS", cls[1]): True for cls in tested}
+
+    def _instance_of(self, class_id: str, tested: Values) -> bool:
+        return any(("S", cls) in tested for cls in self.mro(class_id))
 
     def _resolve_line_uncached(self, expr: str, scope_id: str, line: int) -> Values | None:
         found = self.line_sources(expr, scope_id, line)

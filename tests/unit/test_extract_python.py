@@ -1484,3 +1484,34 @@ def test_a_name_defined_in_branches_keeps_every_signature_that_can_be_live() -> 
 )
 def test_unpacking_and_yield_from_iterate(source: str, expected: list[tuple[str, str, int]]) -> None:
     assert sites(source, "operator") == expected
+
+
+NARROWING = '''
+def f(x, y):
+    if isinstance(x, Foo):
+        x.run()
+    elif isinstance(x, (mod.Bar, Baz)) and isinstance(y, Foo):
+        x.go()
+    if not isinstance(y, Foo):
+        raise TypeError
+    y.run()
+    assert isinstance(x, Foo), "msg"
+    x.run()
+    if isinstance(x.attr, Foo) or isinstance(y, Bar):
+        pass
+    if not isinstance(x, Foo):
+        pass
+    else:
+        pass
+'''
+
+
+def test_isinstance_narrows_where_it_holds() -> None:
+    found = [(n.scope, n.name, n.classes, n.start, n.end) for n in facts(NARROWING).narrowings]
+    assert found == [
+        ("f", "x", ("Foo",), 3, 3),
+        ("f", "x", ("mod.Bar", "Baz"), 5, 5),
+        ("f", "y", ("Foo",), 5, 5),
+        ("f", "y", ("Foo",), 8, 16),  # after an if-not whose body raises
+        ("f", "x", ("Foo",), 10, 16),  # after the assert
+    ]

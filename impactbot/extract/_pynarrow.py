@@ -1,0 +1,146 @@
+"""Where ``isinstance`` tells a name's class: the narrowings of a Python file.
+
+``if isinstance(x, C):`` holds in its body (also when and-ed with other tests),
+``assert isinstance(x, C)`` for the rest of the block, and so does
+``if not isinstance(x, C):`` whose body always leaves (return, raise, continue,
+break) and that has no ``else``. Only a plain name is narrowed, by classes written
+as names or dotted names.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from tree_sitter import Node
+
+from impactbot.extract._pygrammar import Grammar
+from impactbot.extract._pystate import FileState
+from impactbot.model import Narrowing
+
+
+class _Kinds:
+    def __init__(self, g: Grammar) -> None:
+        self.if_statement = g.kind("if_statement")
+        self.elif_clause = g.kinds("elif_clause")
+        self.else_clause = g.kinds("else_clause")
+        self.assert_statement = g.kind("assert_statement")
+        self.not_operator = g.kind("not_operator")
+        self.boolean_operator = g.kind("boolean_operator")
+        self.parenthesized = g.kinds("parenthesized_expression")
+        self.call = g.kind("call")
+        self.identifier = g.kind("identifier")
+        self.classes = g.kinds("identifier", "attribute")
+        self.tuple = g.kinds("tuple")
+        self.comment = g.kind("comment")
+        self.leaving = g.kinds("return_statement", "raise_statement", "continue_statement", "break_statement")
+
+
+@cache
+def _kinds(g: Grammar) -> _Kinds:
+    return _Kinds(g)
+
+
+class NarrowingFacts(FileState):
+    """The pass that finds isinstance narrowings."""
+
+    def _narrowings(self) -> tuple[Narrowing, ...]:
+        k = _kinds(self.e.g)
+        out: list[Narrowing] = []
+        for node in self._caps("compound"):
+            if node.kind_id == k.if_statement and self._live(node):
+                self._if_narrowings(node, k, out)
+        for node in self._caps("stmt"):
+            if node.kind_id == k.assert_statement and self._live(node):
+                tested = self.x.named(node)
+                if tested:
+                    self._after(node, self._tests(tested[0], k), out)
+        out.sort(key=lambda n: (n.start, n.end, n.scope, n.name))
+        return tuple(out)
+
+    def _if_narrowings(self, node: Node, k: _Kinds, out: list[Narrowing]) -> None:
+        f = self.e.f
+        branches = [node, *(c for c in node.named_children if c.kind_id in k.elif_clause)]
+        for branch in branches:
+            condition = branch.child_by_field_id(f["condition"])
+            body = branch.child_by_field_id(f["consequence"])
+            if condition is None or body is None:
+                continue
+            for name, classes in self._tests(condition, k):
+                out.append(self._narrowing(node, name, classes, body.start_point.row + 1, _end_line(body)))
+        condition = node.child_by_field_id(f["condition"])
+        body = node.child_by_field_id(f["consequence"])
+        if condition is None or body is None or len(branches) > 1:
+            return
+        if any(c.kind_id in k.else_clause for c in node.named_children):
+            return
+        condition = _unwrapped(condition, k)
+        statements = [c for c in body.named_children if c.kind_id != k.comment]
+        if condition.kind_id != k.not_operator or not statements or statements[-1].kind_id not in k.leaving:
+            return
+        argument = condition.child_by_field_id(f["argument"])
+        test = None if argument is None else self._isinstance(_unwrapped(argument, k), k)
+        if test is not None:
+            self._after(node, [test], out)
+
+    def _after(self, statement: Node, tests: list[tuple[str, tuple[str, ...]]], out: list[Narrowing]) -> None:
+        """Narrowings from the line after ``statement`` to the end of its block."""
+        block = statement.parent
+        if block is None:
+            return
+        start, end = _end_line(statement) + 1, _end_line(block)
+        if start > end:
+            return
+        for name, classes in tests:
+            out.append(self._narrowing(statement, name, classes, start, end))
+
+    def _narrowing(self, node: Node, name: str, classes: tuple[str, ...], start: int, end: int) -> Narrowing:
+        return Narrowing(self.scope_at(node.start_byte), name, classes, start, end)
+
+    def _tests(self, condition: Node, k: _Kinds) -> list[tuple[str, tuple[str, ...]]]:
+        """The isinstance tests that hold when ``condition`` is true: itself, or and-ed ones."""
+        condition = _unwrapped(condition, k)
+        if condition.kind_id == k.boolean_operator:
+            operator = condition.child_by_field_id(self.e.f["operator"])
+            if operator is None or operator.type != "and":
+                return []
+            out: list[tuple[str, tuple[str, ...]]] = []
+            for side in ("left", "right"):
+                part = condition.child_by_field_id(self.e.f[side])
+                if part is not None:
+                    out.extend(self._tests(part, k))
+            return out
+        test = self._isinstance(condition, k)
+        return [] if test is None else [test]
+
+    def _isinstance(self, node: Node, k: _Kinds) -> tuple[str, tuple[str, ...]] | None:
+        """``isinstance(name, C)`` or ``isinstance(name, (C, D))``: the name and the class exprs."""
+        if node.kind_id != k.call:
+            return None
+        function = node.child_by_field_id(self.e.f["function"])
+        arguments = node.child_by_field_id(self.e.f["arguments"])
+        if function is None or function.text != b"isinstance" or arguments is None:
+            return None
+        args = [a for a in arguments.named_children if a.kind_id != k.comment]
+        if len(args) != 2 or args[0].kind_id != k.identifier:
+            return None
+        members = self.x.named(args[1]) if args[1].kind_id in k.tuple else [args[1]]
+        if not members or any(m.kind_id not in k.classes for m in members):
+            return None
+        classes = tuple(self.x.expr(m) for m in members)
+        name = self.x.expr(args[0])
+        if name is None or any(c is None for c in classes):
+            return None
+        return name, tuple(c for c in classes if c is not None)
+
+
+def _unwrapped(node: Node, k: _Kinds) -> Node:
+    while node.kind_id in k.parenthesized and node.named_child_count == 1:
+        inner = node.named_child(0)
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def _end_line(node: Node) -> int:
+    return node.end_point.row + 1

@@ -1,0 +1,92 @@
+"""``isinstance`` narrowing a name's values, and properties winning over instance attributes."""
+
+from __future__ import annotations
+
+from helpers.linking import derived_from, facts
+
+from impactbot.link import link
+from impactbot.model import LinkedGraph
+
+CLASSES = """
+class Base:
+    def run(self):
+        pass
+
+class Sub(Base):
+    def run(self):
+        pass
+
+class Other:
+    def run(self):
+        pass
+"""
+
+
+def called_by(graph: LinkedGraph, caller: str) -> set[str]:
+    return {e.target.removeprefix("m.py::") for e in graph.edges if e.kind == "calls" and e.source == caller}
+
+
+def use(body: str) -> set[str]:
+    return called_by(link(facts({"m.py": CLASSES + body})), "m.py::use")
+
+
+def test_a_name_of_unknown_value_becomes_an_instance_of_the_tested_class() -> None:
+    assert use("def use(x):\n    if isinstance(x, Sub):\n        x.run()\n") == {"Sub::run"}
+
+
+def test_known_values_of_the_tested_class_stay() -> None:
+    body = "def use(x: Base):\n    if isinstance(x, Base):\n        x.run()\n"
+    assert use(body) == {"Base::run", "Sub::run"}
+    body = "def use():\n    x = Sub()\n    if isinstance(x, Base):\n        x.run()\n"
+    assert use(body) == {"Sub", "Sub::run"}
+
+
+def test_a_value_of_another_class_is_dropped() -> None:
+    body = "def use(x: Other):\n    if isinstance(x, Sub):\n        x.run()\n    x.run()\n"
+    assert use(body) == {"Sub::run", "Other::run"}
+
+
+def test_an_outside_class_narrows_nothing() -> None:
+    # a class of the repository may derive from it
+    body = "def use(x: Other):\n    if isinstance(x, Exception):\n        x.run()\n"
+    assert use(body) == {"Other::run"}
+
+
+def test_an_assignment_after_the_test_ends_it() -> None:
+    body = "def use(x):\n    if isinstance(x, Sub):\n        x = Other()\n        x.run()\n"
+    assert use(body) == {"Other", "Other::run"}
+
+
+def test_a_derived_graph_follows_a_changed_test() -> None:
+    old = facts({"m.py": CLASSES + "def use(x):\n    if isinstance(x, Sub):\n        x.run()\n"})
+    new = facts({"m.py": CLASSES + "def use(x):\n    if isinstance(x, Other):\n        x.run()\n"})
+    _, derived = derived_from(old, new)
+    assert derived == link(new)
+    assert called_by(derived, "m.py::use") == {"Other::run"}
+
+
+def test_a_property_of_a_base_wins_over_the_instance_attribute() -> None:
+    graph = link(facts({"m.py": """
+class Handle:
+    @property
+    def ptr(self):
+        return self._ptr
+
+    @ptr.setter
+    def ptr(self, value):
+        self._ptr = value
+
+class Lazy:
+    @functools.cached_property
+    def size(self):
+        return 1
+
+class Geometry(Handle, Lazy):
+    def __init__(self, value):
+        self.ptr = value
+        self.size = 2
+
+    def use(self):
+        return self.ptr, self.size
+"""}))
+    assert called_by(graph, "m.py::Geometry::use") == {"Handle::ptr"}
