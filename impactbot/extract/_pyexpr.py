@@ -259,22 +259,22 @@ class Expressions:
         after = len(targets) - stars[0] - 1
         return targets[stars[0]], sources[stars[0] : len(sources) - after]
 
-    def iterates(self, target: Node, value: Node) -> bool:
-        """Whether ``target = value`` iterates the value: unpacking anything but a literal."""
+    def unwrapped(self, value: Node) -> Node:
+        """``value`` without the parentheses around it."""
         while value.kind_id in self._wrappers:
             inner = self.named(value)
             if len(inner) != 1:
                 break
             value = inner[0]
-        return target.kind_id in self._unpack and value.kind_id not in self._sequences
+        return value
+
+    def iterates(self, target: Node, value: Node) -> bool:
+        """Whether ``target = value`` iterates the value: unpacking anything but a literal."""
+        return target.kind_id in self._unpack and self.unwrapped(value).kind_id not in self._sequences
 
     def bind_value(self, target: Node, value: Node) -> Values:
         """Like ``bind``, pairing ``a, b = f, g`` element by element."""
-        while value.kind_id in self._wrappers:
-            inner = self.named(value)
-            if len(inner) != 1:
-                break
-            value = inner[0]
+        value = self.unwrapped(value)
         if target.kind_id in self._unpack and value.kind_id in self._sequences:
             targets, sources = self.named(target), self.named(value)
             starred = self._splat

@@ -26,7 +26,6 @@ class _Kinds:
         self.assert_statement = g.kind("assert_statement")
         self.not_operator = g.kind("not_operator")
         self.boolean_operator = g.kind("boolean_operator")
-        self.parenthesized = g.kinds("parenthesized_expression")
         self.call = g.kind("call")
         self.identifier = g.kind("identifier")
         self.classes = g.kinds("identifier", "attribute")
@@ -73,12 +72,12 @@ class NarrowingFacts(FileState):
             return
         if any(c.kind_id in k.else_clause for c in node.named_children):
             return
-        condition = _unwrapped(condition, k)
+        condition = self.x.unwrapped(condition)
         statements = [c for c in body.named_children if c.kind_id != k.comment]
         if condition.kind_id != k.not_operator or not statements or statements[-1].kind_id not in k.leaving:
             return
         argument = condition.child_by_field_id(f["argument"])
-        test = None if argument is None else self._isinstance(_unwrapped(argument, k), k)
+        test = None if argument is None else self._isinstance(self.x.unwrapped(argument), k)
         if test is not None:
             self._after(node, [test], out)
 
@@ -98,7 +97,7 @@ class NarrowingFacts(FileState):
 
     def _tests(self, condition: Node, k: _Kinds) -> list[tuple[str, tuple[str, ...]]]:
         """The isinstance tests that hold when ``condition`` is true: itself, or and-ed ones."""
-        condition = _unwrapped(condition, k)
+        condition = self.x.unwrapped(condition)
         if condition.kind_id == k.boolean_operator:
             operator = condition.child_by_field_id(self.e.f["operator"])
             if operator is None or operator.type != "and":
@@ -131,15 +130,6 @@ class NarrowingFacts(FileState):
         if name is None or any(c is None for c in classes):
             return None
         return name, tuple(c for c in classes if c is not None)
-
-
-def _unwrapped(node: Node, k: _Kinds) -> Node:
-    while node.kind_id in k.parenthesized and node.named_child_count == 1:
-        inner = node.named_child(0)
-        if inner is None:
-            break
-        node = inner
-    return node
 
 
 def _end_line(node: Node) -> int:
