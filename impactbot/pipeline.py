@@ -83,7 +83,12 @@ class FactStore:
         self._load_cached(wanted)
         missing = sorted(wanted - self._memo.keys())
         self._extract(missing, files)
-        return {p: self._memo[oid] for p, oid in sorted(files.items()) if oid in self._memo}
+        found = {p: self._memo[oid] for p, oid in sorted(files.items()) if oid in self._memo}
+        for path, facts in found.items():
+            # cached facts too: a report says the same whether or not a blob was read before
+            if facts.error and path not in self.skipped:
+                self.skipped[path] = SkippedFile(path, "parse-error", facts.error)
+        return found
 
     def has(self, oid: str) -> bool:
         return oid in self._memo
@@ -109,8 +114,6 @@ class FactStore:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 self.out_of_time = True  # what was read so far is kept; the rest is reported missing
                 break
-            if facts.error:
-                self.skipped[paths[oid]] = SkippedFile(paths[oid], "parse-error", facts.error)
             self._memo[oid] = facts
             fresh[(oid, "python", EXTRACTOR_VERSION)] = encoded
             if self.progress:

@@ -1081,3 +1081,16 @@ def test_a_removed_local_def_whose_name_is_now_undefined_is_breaking(repo: RepoB
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
         ("rows.py::unzip", "calls 'itemgetter', which was removed"),
     ]
+
+
+def test_a_file_that_does_not_parse_is_reported_whether_or_not_its_facts_were_cached(
+    shop: RepoBuilder, tmp_path: Path
+) -> None:
+    shop.commit({"pkg/broken.py": "def broken(:\n    pass\n"})
+    first = shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 3")})
+    cache = tmp_path / "cache"
+    cold = diff(shop.path, f"main..{first}", cache=cache)
+    warm = diff(shop.path, "main..feature", cache=cache)  # another range: the facts come from the cache
+    for report in (cold, warm):
+        assert [(s["path"], s["reason"]) for s in report["skipped"]] == [("pkg/broken.py", "parse-error")]
