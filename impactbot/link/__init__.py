@@ -26,6 +26,7 @@ from impactbot.link.python import (
     TRANSPARENT_DECORATORS,
     Defn,
     Resolver,
+    Scope,
     Target,
     parse_expr,
 )
@@ -525,6 +526,21 @@ class _Linker:
                 if base[0] == "S" and self.r.scopes[base[1]].kind == "class":
                     self.edges.add(sid, base[1], "inherits", "resolved", 0)
             self._override_edges(sid)
+            self._subclass_hook_edges(sid, scope)
+
+    def _subclass_hook_edges(self, class_id: str, scope: Scope) -> None:
+        """The class statement runs the ``__init_subclass__`` its bases give: the scope
+        holding the statement calls it."""
+        where = scope.parent or scope.path
+        line = scope.definition.start_line if scope.definition is not None else 0
+        for mro in self.r.mro_alternatives(class_id):
+            for base in mro[1:]:
+                if base.startswith("X:"):
+                    break
+                hook = self._methods(base).get("__init_subclass__")
+                if hook:
+                    self.edges.add(where, hook, "calls", "resolved", line)
+                    break
 
     def _override_edges(self, class_id: str) -> None:
         # a base name that may hold one of several classes: the method overrides what each choice gives

@@ -70,6 +70,8 @@ TRANSPARENT_DECORATORS = frozenset(
     }
 )
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
+# Methods Python makes classmethods without a decorator: their first parameter is a class.
+IMPLICIT_CLASSMETHODS = frozenset({"__init_subclass__", "__class_getitem__"})
 # Decorators that change how a function stored in a class body is bound.
 _BINDING_DECORATORS = PROPERTY_DECORATORS | {"staticmethod", "classmethod"}
 # Builtins whose call runs a protocol method of their first argument.
@@ -242,7 +244,7 @@ def _method_kind(d: Definition) -> str:
     names = {_decorator_name(x) for x in d.decorators}
     if "staticmethod" in names:
         return "staticmethod"
-    if "classmethod" in names:
+    if "classmethod" in names or d.name in IMPLICIT_CLASSMETHODS:
         return "classmethod"
     if names & PROPERTY_DECORATORS or any(x.endswith((".setter", ".getter", ".deleter")) for x in d.decorators):
         return "property"

@@ -245,3 +245,23 @@ def test_a_derived_graph_keeps_the_receivers_of_unchanged_files(monkeypatch: pyt
     new_facts = facts({**shared, "pkg/base.py": BASE + "\n\ndef unused():\n    return Base.make()\n"})
     _graph, derived = derived_from(old_facts, new_facts)
     assert derived == link(new_facts)
+
+
+def test_a_class_statement_calls_the_init_subclass_of_its_bases(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    base = (
+        "class Plugin:\n    def __init_subclass__(cls, **kw):\n        cls.setup()\n\n"
+        "    @classmethod\n    def setup(cls):\n        pass\n"
+    )
+    sub = "from a import Plugin\n\nclass Csv(Plugin):\n    @classmethod\n    def setup(cls):\n        pass\n"
+    other = "def unrelated():\n    return 1\n"
+    graph = link(facts({"a.py": base, "b.py": sub, "c.py": other}))
+    calls = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert ("b.py", "a.py::Plugin::__init_subclass__") in calls
+    # cls there is a subclass being defined: its own setup may run
+    assert ("a.py::Plugin::__init_subclass__", "b.py::Csv::setup") in calls
+    old = facts({"a.py": "class Plugin:\n    pass\n", "b.py": sub, "c.py": other})
+    _, derived = derived_from(old, facts({"a.py": base, "b.py": sub, "c.py": other}))
+    assert derived == graph
+    _, back = derived_from(facts({"a.py": base, "b.py": sub, "c.py": other}), old)
+    assert back == link(old)

@@ -90,3 +90,4 @@ class Geometry(Handle, Lazy):
         return self.ptr, self.size
 """}))
     assert called_by(graph, "m.py::Geometry::use") == {"Handle::ptr"}
+
