@@ -288,6 +288,7 @@ class Resolver:
         self._wrappers: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, bool]] = {}
+        self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, bool]] = {}
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self._mro: dict[str, tuple[str, ...]] = {}
@@ -980,6 +981,7 @@ class Resolver:
         self._memo.clear()
         self._line_memo.clear()
         self._members_memo.clear()
+        self._dispatch_memo.clear()
         self._wrappers.clear()
 
     def resolve(self, expr: str | None, scope_id: str) -> Values | None:
@@ -1442,7 +1444,26 @@ class Resolver:
 
     def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
         """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users
-        supply), read through an instance of them or, without ``instance``, the class."""
+        supply), read through an instance of them or, without ``instance``, the class.
+
+        Memoised as ``class_member`` is: a class with many subclasses (a test base class)
+        is asked for the same attribute at many sites."""
+        key = (class_id, attr, instance)
+        hit = self._dispatch_memo.get(key)
+        if hit is not None:
+            self.touched_param |= hit[1]
+            return hit[0]
+        outer, outer_truncated = self.touched_param, self.truncated
+        self.touched_param = self.truncated = False
+        result = self._dispatch_uncached(class_id, attr, instance)
+        touched, truncated = self.touched_param, self.truncated
+        if not truncated:
+            self._dispatch_memo[key] = (result, touched)
+        self.touched_param = outer or touched
+        self.truncated = outer_truncated or truncated
+        return result
+
+    def _dispatch_uncached(self, class_id: str, attr: str, instance: bool) -> Values:
         out: Values = {}
         if self._building_subclasses:  # resolving class bases: dispatch is not known yet
             self.truncated = True

@@ -296,7 +296,14 @@ class TracingResolver(Resolver):
 
     def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
         self._note(("<subclasses>", class_id))
-        return super()._dispatch(class_id, attr, instance)
+        memo_key = (class_id, attr, instance)
+        key = ("d", class_id, attr, "i" if instance else "c")
+        memo = self._dispatch_memo
+        if memo_key in memo:
+            self._reuse(key)
+            return super()._dispatch(class_id, attr, instance)
+        return self._tracked(key, lambda: super(TracingResolver, self)._dispatch(class_id, attr, instance),
+                             lambda: memo_key in memo)
 
     def _star_lookup(self, name: str, scope: Scope) -> Values | None:
         if self.frame is not None:  # which modules' __all__ decide what a star import binds

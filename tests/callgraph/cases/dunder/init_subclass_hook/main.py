@@ -1,5 +1,8 @@
+from typing import ClassVar
+
+
 class Plugin:
-    registry = {}
+    registry: ClassVar[dict[str, type]] = {}
 
     def __init_subclass__(cls, name="", **kwargs):
         super().__init_subclass__(**kwargs)
