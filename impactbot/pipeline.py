@@ -323,10 +323,12 @@ def analyse(
     cached = cache.get_report(key) if key else None
     if cached is not None:
         files = cached.stats.files_parsed + cached.stats.files_cached
-        return replace(cached, stats=Stats(0, files, round(time.monotonic() - started, 3)))
+        stats = Stats(0, files, round(time.monotonic() - started, 3))
+        return replace(cached, base=changes.base, head=changes.head, stats=stats)
     report = _analyse(changes, settings, repo=repo, cache=cache, embedder=embedder, progress=progress)
     if key and report.status == "complete" and not report.notes:
-        cache.put_report(key, report)
+        # the two commits' file lists are most of a report's bytes: the key already names them
+        cache.put_report(key, replace(report, base=replace(report.base, files=()), head=replace(report.head, files=())))
     return report
 
 

@@ -1094,3 +1094,12 @@ def test_a_file_that_does_not_parse_is_reported_whether_or_not_its_facts_were_ca
     warm = diff(shop.path, "main..feature", cache=cache)  # another range: the facts come from the cache
     for report in (cold, warm):
         assert [(s["path"], s["reason"]) for s in report["skipped"]] == [("pkg/broken.py", "parse-error")]
+
+
+def test_a_report_served_from_the_cache_is_the_report_analysed(shop: RepoBuilder, tmp_path: Path) -> None:
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
+    cache = tmp_path / "cache"
+    first = diff(shop.path, "main..feature", cache=cache)
+    again = diff(shop.path, "main..feature", cache=cache)
+    assert again["stats"]["files_parsed"] == 0  # served whole from the cache
+    assert {k: v for k, v in again.items() if k != "stats"} == {k: v for k, v in first.items() if k != "stats"}
