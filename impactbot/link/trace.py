@@ -185,7 +185,13 @@ class Recorder:
             old = FileTrace(count, names=frozenset(named_by_site(facts) | fixture_names(path, facts)))
         touched = (old.touched - seen.first_done) | seen.touched
         cyclic1 = (old.cyclic1 - seen.first_done) | seen.cyclic1
-        final = {j: o for j, o in {**old.final, **seen.final}.items() if j in touched or j in cyclic1}
+        final = {**old.final, **seen.final}
+        # a site replayed in the first pass only (deriving keeps its second pass): what it
+        # came to is still what the old second pass gave, not the replay's first answer
+        for j in (seen.first_done & touched) - seen.second_done:
+            if j in old.final:
+                final[j] = old.final[j]
+        final = {j: o for j, o in final.items() if j in touched or j in cyclic1}
         return FileTrace(
             count=count,
             touched=frozenset(touched),

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from helpers.gitrepo import RepoBuilder
+from helpers.linking import facts as facts_of
 
 from impactbot.cache import Cache, decode, encode
 from impactbot.cli import main
@@ -499,3 +500,30 @@ def test_next_commit_diff_from_the_cache_matches_an_uncached_one(
     assert cached["stats"]["files_parsed"] == len(V3)  # the two blobs c3 changed, nothing else
     assert {c["id"] for c in cached["changed"]} >= {"pkg/a.py::a", "pkg/c.py::unrelated"}
     assert "pkg/b.py::b" in {i["id"] for i in cached["impacted"]}
+
+
+ORDER = {
+    # a.py passes A before u.py's site is resolved, z.py passes B after it: the site's
+    # first pass sees A only, its second pass A and B
+    "a.py": "from u import run\n\n\nclass A:\n    pass\n\n\nrun(A)\n",
+    "u.py": "def run(factory):\n    return factory()\n",
+    "z.py": "from u import run\n\n\nclass B:\n    pass\n\n\nrun(B)\n",
+    "c.py": "def unrelated():\n    return 1\n",
+}
+
+
+def test_a_derived_trace_keeps_what_a_replayed_site_came_to_in_the_second_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    old = facts_of(ORDER)
+    new = facts_of({**ORDER, "c.py": "def unrelated():\n    return 2\n"})
+    graph, trace = link_traced(old)
+    derived, derived_trace = derive(graph, old, new, trace)
+    assert derived == link(new)
+    # u.py is not resolved again, but its site is replayed in the first pass (it reads a
+    # parameter): the trace must still hold its final answer, as a full link's does, or
+    # a later derivation keeping that site would emit its first-pass targets
+    assert derived_trace.files["u.py"].final == link_traced(new)[1].files["u.py"].final
+    targets = {t[0] for t in derived_trace.files["u.py"].final[0][0]}
+    assert targets >= {"a.py::A", "z.py::B"}
