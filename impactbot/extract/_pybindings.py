@@ -56,6 +56,8 @@ class BindingFacts(KeyedFacts):
                     # `getattr(o, "name")` reads o.name; `type(o)` is o.__class__
                     if callee is _UNKNOWN or callee in ("getattr", "type"):
                         rendered = expr(value)
+                    elif callee == "property":
+                        rendered = self._property_getter(value)
                     else:
                         rendered = None if callee is None else callee + "()"
                 else:
@@ -70,6 +72,17 @@ class BindingFacts(KeyedFacts):
                     self._op(pos, value, "__iter__", node)
                 if value.kind_id in containers and value.named_child_count:
                     self._literal(node, left, value, scope)
+
+    def _property_getter(self, call: Node) -> str:
+        """``x = property(get_x, set_x)``: ``<property:get_x,set_x>`` (reading x runs get_x,
+        assigning it set_x); a getter that is not a plain name (a lambda) leaves the call
+        as it is, a setter that is not one is left out."""
+        arguments = call.child_by_field_id(self.e.f["arguments"])
+        args = [] if arguments is None else [a for a in arguments.named_children if a.kind_id != self.e.comment]
+        if not args or args[0].kind_id != self.e.identifier:
+            return "property()"
+        setter = f",{text_of(args[1])}" if len(args) > 1 and args[1].kind_id == self.e.identifier else ""
+        return f"<property:{text_of(args[0])}{setter}>"
 
     def _annotated(self, node: Node, left: Node, scope: str) -> None:
         annotation = node.child_by_field_id(self.e.f["type"])

@@ -281,6 +281,9 @@ class _Linker:
         self.property_names = {
             s.definition.name for s in self.r.scopes.values()
             if s.method_kind == "property" and s.definition is not None
+        } | {
+            b.target for f in self.facts.values() for b in f.bindings
+            if b.value is not None and b.value.startswith("<property:")
         }
 
     # ------------------------------------------------------------ call sites

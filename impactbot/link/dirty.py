@@ -95,6 +95,11 @@ def _names(scope: Scope) -> dict[str, list[tuple[object, ...]]]:
     return {name: [_source_key(s) for s in sources] for name, sources in scope.names.items() if sources}
 
 
+def _made_property(sources: list[tuple[object, ...]] | None) -> bool:
+    """Whether source keys (``_names``) hold a ``property(...)`` binding."""
+    return any(k[0] == "bind" and str(k[2]).startswith("<property:") for k in sources or ())
+
+
 def _attrs(r: Resolver, class_id: str) -> dict[str, list[tuple[object, ...]]]:
     table = r.inst_attrs.get(class_id, {})
     return {attr: [(*_source_key(b), where) for b, where in found] for attr, found in table.items()}
@@ -206,6 +211,8 @@ def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, ne
     changed |= op ^ np
     if scope.kind == "class":  # a property given or denied a setter: assigning it calls another way
         changed |= _settable(old.r, sid) ^ _settable(new.r, sid)
+        # `x = property(...)` made or unmade: reads of `.x` anywhere are resolved, or not
+        out.definitions |= {n for n in changed if _made_property(on.get(n)) or _made_property(nn.get(n))}
     out.reads |= {(sid, name) for name in changed}
     if "*" in changed:
         out.lookups.add(sid)  # a name not bound here is looked up in the star-imported modules

@@ -235,6 +235,13 @@ def _decorator_name(expr: str) -> str:
     return base.rsplit(".", 1)[-1]
 
 
+def _made_property(sources: list[object]) -> str | None:
+    """The ``<property:...>`` value of a name bound once, by ``property(...)``."""
+    if len(sources) == 1 and isinstance(sources[0], Binding) and (sources[0].value or "").startswith("<property:"):
+        return sources[0].value
+    return None
+
+
 def _caches(scope: Scope) -> bool:
     """A ``cached_property``: not a data descriptor, so the instance's attribute hides it."""
     return any(_decorator_name(d) == "cached_property" for d in scope.decorators)
@@ -778,6 +785,8 @@ class Resolver:
             scope = self.scopes[cls]
             if attr not in scope.names:
                 continue
+            if _made_property(scope.names[attr]) is not None:
+                return self._resolve_sources(scope.names[attr], scope), cls
             defs = [b for b in scope.names[attr] if isinstance(b, Defn)]
             if not defs or len(defs) != len(scope.names[attr]):
                 return None
@@ -1019,6 +1028,8 @@ class Resolver:
             return {("F", expr[5:-1]): False}
         if expr.startswith("<key:"):  # a constant-key element, never a container's bag
             return self._keyed_only(expr[5:-1], scope_id)
+        if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x
+            return self._accessor(expr, 0, scope_id, "R")
         if expr.startswith('"'):
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
@@ -1032,6 +1043,12 @@ class Resolver:
                 read = self._resolve_ops(base, reads, scope_id) or found
                 return self._with_defaults(read, ops, scope_id)
         return found
+
+    def _accessor(self, prop: str, index: int, scope_id: str, kind: str) -> Values:
+        """The getter (``index`` 0) or setter (1) a ``<property:get,set>`` value names."""
+        names = prop[len("<property:") : -1].split(",")
+        found = self.resolve(names[index], scope_id) or {} if index < len(names) else {}
+        return {(kind, v[1]): inf for v, inf in found.items() if v[0] == "S" and self.scopes[v[1]].kind != "class"}
 
     def _keyed_only(self, expr: str, scope_id: str) -> Values:
         """``xs[0]`` or ``opts["p"]`` from the keyed bindings of a literal; nothing when the
@@ -1969,6 +1986,10 @@ class Resolver:
                 return None
             if attr not in self.scopes[cls].names:
                 continue
+            made = _made_property(self.scopes[cls].names[attr])
+            if made is not None:  # `x = property(get_x, set_x)`
+                setters = self._accessor(made, 1, cls, "S")
+                return next(iter(setters))[1] if len(setters) == 1 else None
             hit = self.class_member(cls, attr)
             for val in hit[0] if hit is not None else {}:
                 scope = self.scopes.get(val[1]) if val[0] == "S" else None

@@ -1,10 +1,11 @@
-"""``isinstance`` narrowing a name's values, and properties winning over instance attributes."""
+"""``isinstance`` narrowing a name's values; properties (also ``property(...)``) winning over instance attributes."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.linking import derived_from, facts
 
-from impactbot.link import link
+from impactbot.link import incremental, link
 from impactbot.model import LinkedGraph
 
 CLASSES = """
@@ -91,3 +92,36 @@ class Geometry(Handle, Lazy):
 """}))
     assert called_by(graph, "m.py::Geometry::use") == {"Handle::ptr"}
 
+
+
+PERSON = """
+class Person:
+    def __init__(self, first):
+        self.first = first
+
+    def _get_name(self):
+        return self.first.title()
+
+    def _set_name(self, value):
+        self.first = value
+
+    name = property(_get_name, _set_name)
+"""
+
+
+def test_a_property_made_by_calling_property_runs_its_getter_and_setter(monkeypatch: pytest.MonkeyPatch) -> None:
+    use = "from person import Person\n\ndef use(p: Person):\n    p.name = 'x'\n    return p.name\n"
+    graph = link(facts({"person.py": PERSON, "use.py": use}))
+    assert {e.target for e in graph.edges if e.source == "use.py::use"} == {
+        "person.py::Person::_get_name", "person.py::Person::_set_name",
+    }
+    # made in another file's change: the unchanged reader's sites are resolved again
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    plain = PERSON.replace("    name = property(_get_name, _set_name)\n", "")
+    other = {"other.py": "def unrelated():\n    return 1\n"}
+    old = facts({"person.py": plain, "use.py": use, **other})
+    new = facts({"person.py": PERSON, "use.py": use, **other})
+    _, derived = derived_from(old, new)
+    assert derived == link(new)
+    _, back = derived_from(new, old)
+    assert back == link(old)
