@@ -3,8 +3,8 @@
 ``if isinstance(x, C):`` holds in its body (also when and-ed with other tests),
 ``assert isinstance(x, C)`` for the rest of the block, and so does
 ``if not isinstance(x, C):`` whose body always leaves (return, raise, continue,
-break) and that has no ``else``. Only a plain name is narrowed, by classes written
-as names or dotted names.
+break) and that has no ``else``. A name or a dotted name (``self.backend``) is
+narrowed, by classes written as names or dotted names.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from functools import cache
 
 from tree_sitter import Node
 
+from impactbot.extract._pyexpr import DOTTED_NAME
 from impactbot.extract._pygrammar import Grammar
 from impactbot.extract._pystate import FileState
 from impactbot.model import Narrowing
@@ -120,14 +121,14 @@ class NarrowingFacts(FileState):
         if function is None or function.text != b"isinstance" or arguments is None:
             return None
         args = [a for a in arguments.named_children if a.kind_id != k.comment]
-        if len(args) != 2 or args[0].kind_id != k.identifier:
+        if len(args) != 2 or args[0].kind_id not in k.classes:  # a name or a dotted name
             return None
         members = self.x.named(args[1]) if args[1].kind_id in k.tuple else [args[1]]
         if not members or any(m.kind_id not in k.classes for m in members):
             return None
         classes = tuple(self.x.expr(m) for m in members)
         name = self.x.expr(args[0])
-        if name is None or any(c is None for c in classes):
+        if name is None or not DOTTED_NAME.fullmatch(name.encode()) or any(c is None for c in classes):
             return None
         return name, tuple(c for c in classes if c is not None)
 

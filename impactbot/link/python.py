@@ -303,6 +303,7 @@ class Resolver:
         self.setter_props: set[str] = set()  # properties with an ``@x.setter``: assigning them calls it
         # (function id, name) -> (first line, last line, class exprs) where isinstance holds
         self._narrowings: dict[tuple[str, str], list[tuple[int, int, tuple[str, ...]]]] = defaultdict(list)
+        self._narrowing_scopes: set[str] = set()
         self.touched_param = False
         self.truncated = False
         for path in sorted(facts):
@@ -324,6 +325,7 @@ class Resolver:
         self._index_body_sites(path, facts)
         for n in facts.narrowings:
             self._narrowings[(symbol_id(path, n.scope), n.name)].append((n.start, n.end, n.classes))
+            self._narrowing_scopes.add(symbol_id(path, n.scope))
         for b in facts.bindings:
             self._add_binding(path, b)
         for imp in facts.imports:
@@ -883,10 +885,11 @@ class Resolver:
         in a module or class body, see ``resolve_line``."""
         base, ops = parse_expr(expr)
         scope = self.scopes.get(scope_id)
-        if (scope_id, base) in self._narrowings and scope is not None and scope.kind in ("function", "method"):
-            narrowed = self._narrowed(base, scope, line)
-            if narrowed is not None:
-                return self._apply_ops(narrowed, ops, scope_id) if narrowed else {}
+        if scope_id in self._narrowing_scopes and scope is not None and scope.kind in ("function", "method"):
+            found = self._narrowed_prefix(base, ops, scope, line)
+            if found is not None:
+                narrowed, rest = found
+                return self._apply_ops(narrowed, rest, scope_id) if narrowed else {}
         if scope is not None and scope.kind in ("module", "class"):
             if (scope_id, line) in self._lambda_lines:  # maybe in a lambda's body: no order known
                 return self.resolve(expr, scope_id)
@@ -942,6 +945,23 @@ class Resolver:
             return None
         found = self._sources_at(base, scope_id, line)
         return (found[0], found[1]) if found is not None and found[2] else None
+
+    def _narrowed_prefix(
+        self, base: str, ops: tuple[str, ...], scope: Scope, line: int
+    ) -> tuple[Values, tuple[str, ...]] | None:
+        """The values of the longest narrowed name ``expr`` starts with (``x``, ``self.backend``),
+        and the ops left to apply; None where no test holds."""
+        found = None
+        name = base
+        for i in range(len(ops) + 1):
+            if (scope.id, name) in self._narrowings:
+                narrowed = self._narrowed(name, scope, line)
+                if narrowed is not None:
+                    found = narrowed, ops[i:]
+            if i == len(ops) or not ops[i].startswith("."):
+                break
+            name += ops[i]
+        return found
 
     def _narrowed(self, name: str, scope: Scope, line: int) -> Values | None:
         """What ``name`` holds at ``line`` where an ``isinstance`` test holds (None elsewhere).

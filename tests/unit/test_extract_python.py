@@ -1499,6 +1499,8 @@ def f(x, y):
     x.run()
     if isinstance(x.attr, Foo) or isinstance(y, Bar):
         pass
+    if isinstance(self.backend, Disk):
+        pass
     if not isinstance(x, Foo):
         pass
     else:
@@ -1512,6 +1514,7 @@ def test_isinstance_narrows_where_it_holds() -> None:
         ("f", "x", ("Foo",), 3, 3),
         ("f", "x", ("mod.Bar", "Baz"), 5, 5),
         ("f", "y", ("Foo",), 5, 5),
-        ("f", "y", ("Foo",), 8, 16),  # after an if-not whose body raises
-        ("f", "x", ("Foo",), 10, 16),  # after the assert
+        ("f", "y", ("Foo",), 8, 18),  # after an if-not whose body raises
+        ("f", "x", ("Foo",), 10, 18),  # after the assert
+        ("f", "self.backend", ("Disk",), 14, 14),  # a dotted name
     ]

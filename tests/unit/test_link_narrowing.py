@@ -47,6 +47,17 @@ def test_a_value_of_another_class_is_dropped() -> None:
     assert use(body) == {"Sub::run", "Other::run"}
 
 
+def test_a_dotted_name_is_narrowed_too() -> None:
+    body = (
+        "class Holder:\n    def __init__(self, x: Other):\n        self.x = x\n\n"
+        "    def use(self):\n        if isinstance(self.x, Sub):\n            self.x.run()\n        self.x.run()\n"
+    )
+    graph = link(facts({"m.py": CLASSES + body}))
+    assert called_by(graph, "m.py::Holder::use") == {"Sub::run", "Other::run"}
+    lines = {e.target.removeprefix("m.py::"): e.lines for e in graph.edges if e.source == "m.py::Holder::use"}
+    assert lines["Sub::run"] != lines["Other::run"]
+
+
 def test_an_outside_class_narrows_nothing() -> None:
     # a class of the repository may derive from it
     body = "def use(x: Other):\n    if isinstance(x, Exception):\n        x.run()\n"
