@@ -18,6 +18,8 @@ stays path- and repository-independent and the linker does all name resolution:
                      ``d.get(,e)`` for a computed key): read as a container, ``d["k"]`` or ``e``
 - ``getattr(o,"m",e)`` ``getattr(o, "m", e)`` with a default: ``o.m`` or ``e`` (without one, it is ``o.m``)
 - ``"text"``         a string literal (used for string annotations and ``__all__``)
+- ``super(B,self)``  ``super(B, self)`` keeps its class (it may skip a level); other forms are ``super()``
+- ``<property:g,s>`` ``property(g, s)`` assigned in a class body: reading the name runs g, assigning it s
 
 An expression the syntax cannot express (a lambda, a literal, an arithmetic
 result, ...) is ``None``.

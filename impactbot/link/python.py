@@ -1067,7 +1067,7 @@ class Resolver:
     def _accessor(self, prop: str, index: int, scope_id: str, kind: str) -> Values:
         """The getter (``index`` 0) or setter (1) a ``<property:get,set>`` value names."""
         names = prop[len("<property:") : -1].split(",")
-        found = self.resolve(names[index], scope_id) or {} if index < len(names) else {}
+        found = (self.resolve(names[index], scope_id) or {}) if index < len(names) else {}
         return {(kind, v[1]): inf for v, inf in found.items() if v[0] == "S" and self.scopes[v[1]].kind != "class"}
 
     def _keyed_only(self, expr: str, scope_id: str) -> Values:
