@@ -1770,7 +1770,8 @@ class Resolver:
             yield Target(val[1], inferred, False)
             return
         if kind == "R":  # calling what a property returns: the getter runs first
-            yield Target(val[1], inferred, True)
+            # without the call's arguments: they go to what it returns (nothing to check)
+            yield Target(val[1], inferred, None)
             if ("R->", val[1]) in self._active:
                 return
             self._active.add(("R->", val[1]))

@@ -136,3 +136,11 @@ def test_a_property_made_by_calling_property_runs_its_getter_and_setter(monkeypa
     assert derived == link(new)
     _, back = derived_from(new, old)
     assert back == link(old)
+
+
+def test_calling_a_property_s_value_passes_the_getter_no_arguments() -> None:
+    source = PERSON + "    handler = property(_get_name)\n\ndef use(p: Person):\n    return p.handler(1, 2)\n"
+    graph = link(facts({"person.py": source}))
+    assert "person.py::Person::_get_name" in {e.target for e in graph.edges if e.source == "person.py::use"}
+    # the arguments go to what the getter returns: a change of its signature breaks nothing
+    assert not [c for c in graph.calls if c.target == "person.py::Person::_get_name"]
