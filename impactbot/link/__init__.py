@@ -284,7 +284,7 @@ class _Linker:
         } | {
             b.target for f in self.facts.values() for b in f.bindings
             if b.value is not None and b.value.startswith("<property:")
-        }
+        } | self.r.descriptor_attrs
 
     # ------------------------------------------------------------ call sites
 

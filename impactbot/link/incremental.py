@@ -41,7 +41,7 @@ from typing import TypeVar
 from impactbot.link import Flow, Outcome, _Linker, site_flows, symbols_of
 from impactbot.link.dirty import Changes, changes
 from impactbot.link.inits import inherited_inits
-from impactbot.link.python import Resolver, Target
+from impactbot.link.python import Resolver, Target, descriptors
 from impactbot.link.trace import FileTrace, LinkTrace, Recorder, freeze, thaw, trace_from_graph, trace_to_graph
 from impactbot.link.tracing import TracingResolver, deeper_stack
 from impactbot.model import CallSite, Edge, FileFacts, LinkedGraph, Param, ResolvedCall, Symbol
@@ -106,6 +106,7 @@ def derive(
         return _traced(linker)
     old_r = Resolver({p: prev[p] for p in changed if p in prev})
     found = changes(old_r, prev, linker.r, new, changed)
+    found.definitions |= _descriptor_names(prev, linker.r)
     affected = _affected(found, new, changed, trace)
     if len(affected) > MAX_AFFECTED * len(new):
         log.debug("linking from scratch: %d of %d files affected", len(affected), len(new))
@@ -118,6 +119,16 @@ def derive(
         return link_traced(new)
     log.debug("derived: %d changed, %d of %d files resolved again", len(changed), len(affected), len(new))
     return derived
+
+
+def _descriptor_names(prev: Mapping[str, FileFacts], new_r: Resolver) -> set[str]:
+    """Attribute names whose reads may run another ``__get__`` than before. Which classes
+    are descriptors is decided by names over the whole revision, not by lookups a trace
+    records: when that changes, every read of a name bound to a descriptor may change."""
+    old_ids, old_attrs = descriptors(prev)
+    if old_ids == new_r.descriptor_classes:
+        return old_attrs ^ new_r.descriptor_attrs
+    return old_attrs | new_r.descriptor_attrs
 
 
 def _same(a: FileFacts | None, b: FileFacts | None) -> bool:

@@ -258,6 +258,37 @@ def _method_kind(d: Definition) -> str:
     return "method"
 
 
+def descriptors(facts: Mapping[str, FileFacts]) -> tuple[set[str], set[str]]:
+    """Classes that may give their instances a ``__get__`` (defining it, or deriving by
+    name from one that does), and the names class bodies bind to a new instance of one.
+
+    Told by names, so a superset (the lookups decide); reading such a name runs ``__get__``.
+    """
+    classes: dict[str, tuple[str, tuple[str, ...]]] = {}  # id -> (name, base names)
+    ids: set[str] = set()
+    for path, f in facts.items():
+        for d in f.definitions:
+            if d.kind == "class":
+                classes[symbol_id(path, d.qualname)] = (d.name, tuple(map(_decorator_name, d.bases)))
+            elif d.name == "__get__" and d.kind == "method":
+                ids.add(symbol_id(path, d.parent))
+    names = {classes[c][0] for c in ids if c in classes}
+    grew = bool(ids)
+    while grew:
+        grew = False
+        for cid, (name, bases) in classes.items():
+            if cid not in ids and any(b in names for b in bases):
+                ids.add(cid)
+                names.add(name)
+                grew = True
+    attrs = {
+        b.target for path, f in facts.items() for b in f.bindings
+        if names and symbol_id(path, b.scope) in classes and b.kind == "assign" and (b.value or "").endswith("()")
+        and _decorator_name(b.value or "") in names
+    } if names else set()
+    return ids & classes.keys(), attrs
+
+
 # -------------------------------------------------------------------- resolver
 
 
@@ -311,6 +342,7 @@ class Resolver:
         for scope in list(self.scopes.values()):
             if scope.kind in ("function", "method"):
                 self._relocate(scope)
+        self.descriptor_classes, self.descriptor_attrs = descriptors(facts)
 
     # ------------------------------------------------------------- indexing
 
@@ -1610,6 +1642,11 @@ class Resolver:
         for val, inferred in vals.items():
             if val[0] == "S" and self.scopes[val[1]].method_kind == "property" and instance:
                 out[("R", val[1])] = inferred  # a property read: the getter runs
+            elif val[0] in ("I", "IS") and owner is not None and attr in self.scopes[owner].names and (
+                getters := self._descriptor_getters(val[1])
+            ):
+                for getter in getters:  # a descriptor in the class body: reading it runs its __get__
+                    out[("R", getter)] = inferred
             elif val[0] == "S" and instance and owner is not None and val[1] != f"{owner}::{attr}":
                 out[(self._stored(val[1], attr, owner, cls or owner), val[1])] = inferred
             elif val[0] == "S" and instance and self._binds_receiver(val[1]):
@@ -1617,6 +1654,15 @@ class Resolver:
             else:
                 out[val] = inferred
         return out
+
+    def _descriptor_getters(self, class_id: str) -> list[str]:
+        """The ``__get__`` methods the repository gives instances of a class (none for most)."""
+        if class_id not in self.descriptor_classes:
+            return []
+        hit = self.class_member(class_id, "__get__")
+        if hit is None or hit[1] is None:
+            return []
+        return sorted(v[1] for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method")
 
     def _stored(self, func_id: str, attr: str, owner: str, cls: str) -> str:
         """The kind of value a function or class stored under ``attr`` (not a def of that

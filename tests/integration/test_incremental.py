@@ -267,12 +267,37 @@ class Program:
         src.blocks[a] = f"def {a}(v=None):\n    x = {b}(v)\n    y = x.render()\n    x = y.area()\n    return x"
         src.blocks[b] = f"def {b}(v=None):\n    return {a}(v).process()"
 
+    def _edit_descriptor(self) -> None:
+        # which classes have a __get__ is decided over the whole revision: a class gains or
+        # loses one, a subclass by name, a class body binding one of their instances, and
+        # reads of it here and in other files
+        src = self.files[self._module_path()]
+        which = self.rng.choice(["Lazy", "Lazy", "Lazier", "Holder", "Holder"])
+        if which == "Lazy":
+            body = self.rng.choice([
+                f"    def __get__(self, obj, owner=None):\n        return {self._name()}",
+                "    def __get__(self, obj, owner=None):\n        return self",
+                "    def area(self, v=None):\n        return self",
+            ])
+            src.blocks[which] = f"class Lazy:\n{body}"
+        elif which == "Lazier":
+            src.blocks[which] = f"class Lazier({self.rng.choice(['Lazy', 'mod.Lazy', 'Shape'])}):\n    pass"
+        else:
+            value = self.rng.choice(["Lazy", "Lazier", "mod.Lazy", "Shape", "alpha"])
+            src.blocks[which] = (
+                f"class Holder:\n    render = {value}()\n\n    def describe(self, v=None):\n"
+                "        return self.render(v)"
+            )
+        user = self.files[self._module_path()]
+        holder = self.rng.choice(["Holder", "mod.Holder"])
+        user.blocks["use_holder"] = f"def use_holder(v=None):\n    return {holder}().render"
+
     def render(self) -> dict[str, str]:
         return {path: src.render() for path, src in self.files.items()}
 
 
 OPS = ["add_function", "remove_block", "rewrite_block", "change_import", "change_reexport", "change_base",
-       "twin_method", "callback", "move", "fixture", "cycle", "table"]
+       "twin_method", "callback", "move", "fixture", "cycle", "table", "descriptor"]
 
 
 @dataclass
@@ -441,6 +466,48 @@ def test_a_derived_graph_gives_an_unchanged_file_the_init_its_changed_bases_give
         old_facts = facts
     assert signatures == ["(id: int, owner: str, name: str=…)", None, "(id: int, name: str=…)"]
     assert derived_count(caplog) == 3  # pkg/sub.py itself never changed
+
+
+DESCRIPTOR = {
+    "pkg/__init__.py": "",
+    "pkg/lazy.py": "class Lazy:\n    def load(self):\n        return 1\n",
+    "pkg/also.py": "class Lazy:\n    pass\n",
+    "pkg/holder.py": "from pkg.lazy import Lazy\n\n\nclass Holder:\n    value = Lazy()\n",
+    "pkg/use.py": "from pkg.holder import Holder\n\n\ndef read():\n    return Holder().value\n",
+}
+GET = "    def __get__(self, obj, owner=None):\n        return 2\n"
+
+
+def test_a_class_becoming_a_descriptor_changes_reads_in_files_that_did_not_change(
+    repo: RepoBuilder, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # which classes have __get__ is told by names over the whole revision: no lookup of the
+    # unchanged reader's recorded that `value` may be a descriptor until pkg/lazy.py said so,
+    # and a second Lazy (pkg/also.py) keeps the name known while the real one loses it
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    caplog.set_level(logging.DEBUG, logger="impactbot.link.incremental")
+    lazy, also = DESCRIPTOR["pkg/lazy.py"], DESCRIPTOR["pkg/also.py"]
+    commits = [
+        repo.commit(DESCRIPTOR, "no __get__"),
+        repo.commit({"pkg/lazy.py": lazy + GET}, "Lazy gets __get__"),
+        repo.commit({"pkg/also.py": also + GET}, "the other Lazy too"),
+        repo.commit({"pkg/lazy.py": lazy}, "Lazy loses it, the name stays a descriptor's"),
+        repo.commit({"pkg/lazy.py": lazy + GET}, "and gets it back"),
+    ]
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    old_facts = facts_at(git, store, commits[0])
+    graph, trace = link_traced(old_facts)
+    reads = []
+    for i, commit in enumerate(commits[1:], start=1):
+        facts = facts_at(git, store, commit)
+        graph, trace = derive(graph, old_facts, facts, stored(trace))
+        assert_same_graph(graph, link(facts), f"commit {i}")
+        reads.append(sorted(e.target for e in graph.edges if e.source == "pkg/use.py::read"))
+        old_facts = facts
+    holder, get = "pkg/holder.py::Holder", "pkg/lazy.py::Lazy::__get__"
+    assert reads == [[holder, get], [holder, get], [holder], [holder, get]]
+    assert derived_count(caplog) == 4
 
 
 def test_something_else_than_a_trace_does_not_decode_as_one() -> None:

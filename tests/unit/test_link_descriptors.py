@@ -1,0 +1,84 @@
+"""Descriptors other than properties: a class attribute holding an instance of a class with ``__get__``."""
+
+from __future__ import annotations
+
+from helpers.linking import facts
+
+from impactbot.link import link
+from impactbot.link.python import descriptors
+from impactbot.model import LinkedGraph
+
+DESCRIPTOR = """
+class Field:
+    def __get__(self, obj, owner=None):
+        return make
+
+class Plain:
+    def load(self):
+        return make
+
+class Derived(Field):
+    pass
+
+def make():
+    return 1
+"""
+
+
+def called_by(graph: LinkedGraph, caller: str) -> set[str]:
+    return {e.target.removeprefix("m.py::") for e in graph.edges if e.kind == "calls" and e.source == caller}
+
+
+def use(body: str) -> set[str]:
+    return called_by(link(facts({"m.py": DESCRIPTOR + body})), "m.py::use")
+
+
+def test_reading_a_descriptor_through_an_instance_runs_its_get() -> None:
+    body = "class Model:\n    f = Field()\n\ndef use(m: Model):\n    return m.f\n"
+    assert use(body) == {"Field::__get__"}
+
+
+def test_reading_it_through_the_class_runs_it_too() -> None:
+    body = "class Model:\n    f = Field()\n\ndef use():\n    return Model.f\n"
+    assert use(body) == {"Field::__get__"}
+
+
+def test_calling_it_calls_what_get_returns() -> None:
+    body = "class Model:\n    f = Field()\n\ndef use(m: Model):\n    return m.f()\n"
+    assert use(body) == {"Field::__get__", "make"}
+
+
+def test_an_inherited_get_counts() -> None:
+    body = "class Model:\n    f = Derived()\n\ndef use(m: Model):\n    return m.f\n"
+    assert use(body) == {"Field::__get__"}
+
+
+def test_an_instance_without_get_is_a_plain_attribute() -> None:
+    body = "class Model:\n    f = Plain()\n\ndef use(m: Model):\n    return m.f.load()\n"
+    assert use(body) == {"Plain::load"}
+
+
+def test_an_instance_attribute_is_not_a_descriptor() -> None:
+    # Python calls __get__ only for what the class holds, not what an instance stores
+    body = (
+        "class Model:\n    def __init__(self):\n        self.f = Field()\n\n"
+        "def use(m: Model):\n    return m.f\n"
+    )
+    assert use(body) == set()
+
+
+def test_a_class_of_the_same_name_elsewhere_does_not_make_one() -> None:
+    files = {
+        "m.py": DESCRIPTOR,
+        "other.py": "class Field:\n    def load(self):\n        return 1\n\n\nclass Model:\n    f = Field()\n\n\n"
+                    "def use(m: Model):\n    return m.f.load()\n",
+    }
+    graph = link(facts(files))
+    assert {e.target for e in graph.edges if e.source == "other.py::use"} == {"other.py::Field::load"}
+
+
+def test_descriptor_names_are_told_from_the_facts() -> None:
+    files = facts({"m.py": DESCRIPTOR + "class Model:\n    f = Derived()\n    g = Plain()\n    h = make()\n"})
+    classes, attrs = descriptors(files)
+    assert classes == {"m.py::Field", "m.py::Derived"}
+    assert attrs == {"f"}
