@@ -161,6 +161,7 @@ class Definition:
     # the first definition of the name sits in an if/for/while/try/with/match block of its
     # scope: it may not run, so it never hides an earlier binding of the name
     conditional: bool = False
+    metaclass: str | None = None  # classes: expr of the ``metaclass=`` keyword
 
     @property
     def name(self) -> str:

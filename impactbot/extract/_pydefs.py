@@ -67,6 +67,7 @@ class DefinitionFacts(FileState):
                     variants,
                     fields,
                     self._in_branch(d),
+                    self._metaclass(d),
                 )
             )
         return tuple(out)
@@ -173,6 +174,18 @@ class DefinitionFacts(FileState):
         skip = {e.keyword_argument, *e.list_splat, *e.dict_splat}
         bases = [self.x.expr(n) for n in self.x.named(superclasses) if n.kind_id not in skip]
         return tuple(b for b in bases if b is not None)
+
+    def _metaclass(self, d: Def) -> str | None:
+        """The expr of a class statement's ``metaclass=`` keyword."""
+        superclasses = d.node.child_by_field_id(self.e.f["superclasses"]) if d.kind == "class" else None
+        if superclasses is None:
+            return None
+        for n in self.x.named(superclasses):
+            if n.kind_id == self.e.keyword_argument:
+                name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+                if name is not None and value is not None and name.text == b"metaclass":
+                    return self.x.expr(value)
+        return None
 
     def _is_async(self, node: Node) -> bool:
         first = child(node, 0)

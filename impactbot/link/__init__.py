@@ -432,8 +432,11 @@ class _Linker:
         defined = self.methods_by_name
         if name not in defined and fallback not in defined and then not in defined:
             return [], "external"
-        if self.r.class_object(callee[: -len(name or "") - 1], scope, line):
-            return [], "external"  # `type(a) == type(b)`: the metaclass's method runs, not the class's
+        receiver = callee[: -len(name or "") - 1]
+        if self.r.class_object(receiver, scope, line):
+            # `type(a) == type(b)`: the metaclass's method runs, not the class's
+            meta = self.r.metaclass_dunders(receiver, name or "", scope, line)
+            return (meta, "ok") if meta else ([], "external")
         vals = self.r.resolve_at(callee, scope, line) if name in defined else {}
         if vals is None:
             return [], "dangling"
@@ -530,6 +533,7 @@ class _Linker:
                     self.edges.add(sid, base[1], "inherits", "resolved", 0)
             self._override_edges(sid)
             self._subclass_hook_edges(sid, scope)
+            self._metaclass_edges(sid, scope)
 
     def _subclass_hook_edges(self, class_id: str, scope: Scope) -> None:
         """The class statement runs the ``__init_subclass__`` its bases give: the scope
@@ -544,6 +548,23 @@ class _Linker:
                 if hook:
                     self.edges.add(where, hook, "calls", "resolved", line)
                     break
+
+    def _metaclass_edges(self, class_id: str, scope: Scope) -> None:
+        """The class statement runs the ``__new__`` and ``__init__`` its metaclass gives
+        (``type``'s own are not code of the repository)."""
+        where = scope.parent or scope.path
+        line = scope.definition.start_line if scope.definition is not None else 0
+        for meta in self.r.metaclasses(class_id):
+            for dunder in ("__new__", "__init__"):
+                for mro in self.r.mro_alternatives(meta):
+                    for cls in mro:
+                        if cls.startswith("X:"):
+                            break
+                        self.r.methods_read(cls)
+                        hit = self._methods(cls).get(dunder)
+                        if hit:
+                            self.edges.add(where, hit, "calls", "resolved", line)
+                            break
 
     def _override_edges(self, class_id: str) -> None:
         # a base name that may hold one of several classes: the method overrides what each choice gives

@@ -54,7 +54,7 @@ def _source_key(src: object) -> tuple[object, ...]:
 def _shape(scope: Scope) -> tuple[object, ...]:
     """What the resolver reads of a scope besides its names and parameters."""
     d = scope.definition
-    decl = None if d is None else (d.kind, d.decorators, d.bases, d.is_async)
+    decl = None if d is None else (d.kind, d.decorators, d.bases, d.is_async, d.metaclass)
     return scope.kind, scope.parent, decl, scope.owner_class, scope.method_kind
 
 

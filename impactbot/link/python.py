@@ -667,6 +667,10 @@ class Resolver:
     def _note(self, read: tuple[str, str]) -> None:
         """A read that no lookup records by itself (the tracing resolver keeps them)."""
 
+    def methods_read(self, class_id: str) -> None:
+        """Which methods a class defines was read (by the class edges of another class)."""
+        self._note((class_id, "<methods>"))
+
     def mro(self, class_id: str) -> tuple[str, ...]:
         """C3 linearisation over in-repository classes; ``X:`` marks an outside base.
 
@@ -1486,6 +1490,9 @@ class Resolver:
             if attr == "__class__" and kind in ("I", "IS") and (hit is None or hit[1] is None):
                 return {("S" if kind == "I" else "CS", val[1]): False}  # not a property of its own
             instance = kind in ("I", "IS")
+            if hit is None and not instance:
+                hit = self._metaclass_member(val[1], attr)
+                instance = hit is not None  # the class is an instance of its metaclass
             # a class may get attributes at run time (setattr, other objects): unknown, not missing
             found = self._bind(hit[0], instance, attr, hit[1], val[1]) if hit else {}
             if kind in ("IS", "CS"):
@@ -1831,6 +1838,8 @@ class Resolver:
             scope = self.scopes[val[1]]
             if scope.kind == "class":
                 yield Target(val[1], inferred, False)
+                for meta in self.metaclasses(val[1]):  # type(C).__call__ is what calling C runs
+                    yield from self._dunder_targets(meta, "__call__", inferred)
                 for dunder in ("__new__", "__init__"):
                     yield from self._dunder_targets(val[1], dunder, inferred)
                 return
@@ -1864,6 +1873,35 @@ class Resolver:
                     # the class is only a guess at the object's type (`type(self)`, `cls`):
                     # a constructor is not checked against this call, nor given its arguments
                     yield Target(t.id, t.inferred, None)
+
+    def metaclasses(self, class_id: str) -> list[str]:
+        """The repository classes a class's metaclass may be: what its own statement's
+        ``metaclass=`` names, or else the first class along its MRO that names one (a
+        metaclass is inherited; Python's pick of the most derived one is not modelled)."""
+        key = ("<metaclass>", class_id)
+        if key in self._active:
+            return []
+        self._active.add(key)
+        try:
+            for cls in self.mro(class_id):
+                scope = self.scopes.get(cls)
+                if scope is None or scope.definition is None or not scope.definition.metaclass:
+                    continue
+                vals = self.resolve(scope.definition.metaclass, scope.parent or cls) or {}
+                found = sorted(v[1] for v in vals if v[0] == "S" and self.scopes[v[1]].kind == "class")
+                if found:
+                    return found
+            return []
+        finally:
+            self._active.discard(key)
+
+    def _metaclass_member(self, class_id: str, attr: str) -> tuple[Values, str | None] | None:
+        """``attr`` read on a class that does not have it: its metaclass's, if one gives it."""
+        for meta in self.metaclasses(class_id):
+            hit = self.class_member(meta, attr)
+            if hit is not None and hit[1] is not None:
+                return hit
+        return None
 
     def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
         hit = self.class_member(class_id, dunder)
@@ -2001,9 +2039,11 @@ class Resolver:
             return
         found = False
         for val in self.resolve(site.args[0], scope_id) or {}:
-            if val[0] in ("I", "IS"):
+            # a class object's type is its metaclass
+            classes = [val[1]] if val[0] in ("I", "IS") else self._class_metaclasses(val)
+            for cls in classes:
                 for dunder in dunders:
-                    for target in self._dunder_targets(val[1], dunder, True):
+                    for target in self._dunder_targets(cls, dunder, True):
                         found = True
                         yield target
         # without an in-repository __iter__ the iterator is a builtin one: nothing to follow
@@ -2073,6 +2113,18 @@ class Resolver:
         """Whether ``expr`` can only be a class of the repository (not an instance of one)."""
         vals = self.resolve_at(expr, scope_id, line) if expr else None
         return bool(vals) and all(v[0] == "CS" or self.is_class(v) for v in vals or {})
+
+    def metaclass_dunders(self, expr: str, dunder: str, scope_id: str, line: int) -> list[Target]:
+        """What syntax on a class object (``for x in C``, ``C[int]``, ``C == D``) runs: its
+        metaclass's protocol method."""
+        out: list[Target] = []
+        for val, inferred in (self.resolve_at(expr, scope_id, line) or {}).items():
+            for meta in self._class_metaclasses(val):
+                out.extend(self._dunder_targets(meta, dunder, inferred))
+        return out
+
+    def _class_metaclasses(self, val: Value) -> list[str]:
+        return self.metaclasses(val[1]) if val[0] in ("S", "CS") and self.scopes[val[1]].kind == "class" else []
 
     def is_class(self, val: Value) -> bool:
         """Whether a value is exactly a class defined in the repository."""

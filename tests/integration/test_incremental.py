@@ -292,12 +292,34 @@ class Program:
         holder = self.rng.choice(["Holder", "mod.Holder"])
         user.blocks["use_holder"] = f"def use_holder(v=None):\n    return {holder}().render"
 
+    def _edit_metaclass(self) -> None:
+        # a metaclass gains or loses methods; a class names it (or stops), its subclasses
+        # inherit it; class statements, calls of the class and reads through it elsewhere
+        if self.rng.random() < 0.4:
+            methods = self.rng.sample(["__new__", "__init__", "__call__", "describe", "__iter__"], 2)
+            body = "\n\n".join(f"    def {m}(cls, *args):\n        return {self._name()}(args)" for m in methods)
+            self.files[MODULES[0]].blocks["Meta"] = f"class Meta(type):\n{body}"
+        else:
+            src = self.files[self._module_path()]
+            name = self.rng.choice(CLASSES)
+            meta = self.rng.choice(["Meta", "Meta", "type", None])
+            if meta == "Meta" and "from pkg.m0 import Meta" not in src.imports:
+                src.imports.append("from pkg.m0 import Meta")
+            base = self.rng.choice(["", "Base", "Shape"])
+            heads = [b for b in (base, f"metaclass={meta}" if meta else "") if b and b != name]
+            src.blocks[name] = f"class {name}({', '.join(heads)}):\n    def area(self, v=None):\n        return v"
+        user = self.files[self._module_path()]
+        c = self.rng.choice(CLASSES)
+        body = f"{c}.describe()\n    for x in {c}:\n        x()\n    return {c}(v)"
+        user.blocks["use_meta"] = f"def use_meta(v=None):\n    {body}"
+
     def render(self) -> dict[str, str]:
         return {path: src.render() for path, src in self.files.items()}
 
 
 OPS = ["add_function", "remove_block", "rewrite_block", "change_import", "change_reexport", "change_base",
-       "twin_method", "callback", "move", "fixture", "cycle", "table", "descriptor"]
+       "twin_method", "callback", "move", "fixture", "cycle", "table", "descriptor",
+       "metaclass"]
 
 
 @dataclass
@@ -508,6 +530,47 @@ def test_a_class_becoming_a_descriptor_changes_reads_in_files_that_did_not_chang
     holder, get = "pkg/holder.py::Holder", "pkg/lazy.py::Lazy::__get__"
     assert reads == [[holder, get], [holder, get], [holder], [holder, get]]
     assert derived_count(caplog) == 4
+
+
+METACLASS = {
+    "pkg/__init__.py": "",
+    "pkg/meta.py": "class Meta(type):\n    pass\n",
+    "pkg/model.py": "from pkg.meta import Meta\n\n\nclass Model(metaclass=Meta):\n    pass\n",
+    "pkg/user.py": "from pkg.model import Model\n\n\nclass User(Model):\n    pass\n\n\n"
+                   "def find():\n    return User.registry()\n",
+}
+META_METHODS = (
+    "    def __new__(mcs, *args):\n        return type.__new__(mcs, *args)\n\n"
+    "    def registry(cls):\n        return []\n"
+)
+
+
+def test_a_metaclass_gaining_methods_changes_files_that_did_not_change(
+    repo: RepoBuilder, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    caplog.set_level(logging.DEBUG, logger="impactbot.link.incremental")
+    meta = METACLASS["pkg/meta.py"]
+    commits = [
+        repo.commit(METACLASS, "an empty metaclass"),
+        repo.commit({"pkg/meta.py": meta + META_METHODS}, "it gets __new__ and registry"),
+        repo.commit({"pkg/meta.py": meta}, "and loses them"),
+        repo.commit({"pkg/meta.py": meta + META_METHODS}, "and gets them back"),
+    ]
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    old_facts = facts_at(git, store, commits[0])
+    graph, trace = link_traced(old_facts)
+    seen = []
+    for i, commit in enumerate(commits[1:], start=1):
+        facts = facts_at(git, store, commit)
+        graph, trace = derive(graph, old_facts, facts, stored(trace))
+        assert_same_graph(graph, link(facts), f"commit {i}")
+        seen.append(sorted(e.target for e in graph.edges if e.source in ("pkg/user.py", "pkg/user.py::find")))
+        old_facts = facts
+    new, registry = "pkg/meta.py::Meta::__new__", "pkg/meta.py::Meta::registry"
+    assert seen == [[new, registry], [], [new, registry]]
+    assert derived_count(caplog) == 3
 
 
 def test_something_else_than_a_trace_does_not_decode_as_one() -> None:

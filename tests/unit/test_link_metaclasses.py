@@ -1,0 +1,98 @@
+"""Metaclasses of the repository: class statements, calls of a class, and reads and syntax on a class."""
+
+from __future__ import annotations
+
+from helpers.linking import facts
+
+from impactbot.extract import extract
+from impactbot.link import link
+from impactbot.model import LinkedGraph
+
+META = """
+class Meta(type):
+    def __new__(mcs, name, bases, ns):
+        return super().__new__(mcs, name, bases, ns)
+
+    def __call__(cls, *args):
+        return super().__call__(*args)
+
+    def registry(cls):
+        return []
+
+    def __iter__(cls):
+        return iter(())
+
+class Model(metaclass=Meta):
+    def __init__(self, pk=None):
+        self.pk = pk
+
+    def save(self):
+        pass
+
+class Plain:
+    def __init__(self):
+        pass
+"""
+
+
+def called_by(graph: LinkedGraph, caller: str) -> set[str]:
+    return {
+        e.target.removeprefix("m.py::") for e in graph.edges
+        if e.kind == "calls" and e.source == caller and e.confidence != "name_match"
+    }
+
+
+def use(body: str) -> set[str]:
+    return called_by(link(facts({"m.py": META + body})), "m.py::use")
+
+
+def test_the_metaclass_keyword_is_extracted() -> None:
+    found = extract(b"class A(Base, metaclass=abc.ABCMeta, x=1):\n    pass\nclass B(Base):\n    pass\n", "python")
+    metas = {d.qualname: d.metaclass for d in found.definitions if d.kind == "class"}
+    assert metas == {"A": "abc.ABCMeta", "B": None}
+
+
+def test_calling_the_class_runs_the_metaclass_call_then_init() -> None:
+    assert use("def use():\n    return Model(1)\n") == {"Model", "Meta::__call__", "Model::__init__"}
+
+
+def test_a_subclass_inherits_the_metaclass() -> None:
+    body = "class Sub(Model):\n    pass\n\ndef use():\n    return Sub()\n"
+    assert use(body) == {"Sub", "Meta::__call__", "Model::__init__"}
+
+
+def test_a_class_reads_the_metaclass_methods_it_does_not_define() -> None:
+    assert use("def use():\n    return Model.registry()\n") == {"Meta::registry"}
+
+
+def test_an_instance_does_not_see_the_metaclass() -> None:
+    # attribute lookup on an instance never reaches type(type(obj)) (a name-only guess may)
+    assert use("def use(m: Model):\n    m.save()\n    return m.registry()\n") == {"Model::save"}
+
+
+def test_iterating_a_class_runs_the_metaclass_iter() -> None:
+    assert use("def use():\n    for x in Model:\n        pass\n") == {"Meta::__iter__"}
+
+
+def test_a_class_without_a_repository_metaclass_gets_nothing_more() -> None:
+    body = (
+        "import abc\n\nclass Abstract(metaclass=abc.ABCMeta):\n    pass\n\n"
+        "def use():\n    return Plain(), Abstract()\n"
+    )
+    assert use(body) == {"Plain", "Plain::__init__", "Abstract"}
+
+
+def test_the_class_statement_runs_the_metaclass_new() -> None:
+    graph = link(facts({"m.py": META, "n.py": "from m import Model\n\n\nclass Order(Model):\n    pass\n"}))
+    assert "m.py::Meta::__new__" in {e.target for e in graph.edges if e.source == "n.py"}
+    # the statement defining Meta itself is not one of its instances
+    assert called_by(graph, "m.py") == {"Meta::__new__"}
+
+
+def test_a_metaclass_imported_from_another_module() -> None:
+    files = {
+        "meta.py": "class Registry(type):\n    def all(cls):\n        return []\n",
+        "m.py": "import meta\n\n\nclass Item(metaclass=meta.Registry):\n    pass\n\n\n"
+                "def use():\n    return Item.all()\n",
+    }
+    assert called_by(link(facts(files)), "m.py::use") == {"meta.py::Registry::all"}
