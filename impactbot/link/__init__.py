@@ -409,6 +409,8 @@ class _Linker:
                                                     "float", "round", "dir", "sorted", "list",
                                                     "tuple", "set"):
             targets.extend(self.r.builtin_dunders(site, scope))
+        if targets and site.kind == "call" and all(self._is_getattr_hook(t.id) for t in targets):
+            return targets, "proxied"  # what __getattr__ hands back is not known: a name may tell
         if targets:
             return targets, "ok"
         if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M") for v in vals):
@@ -485,13 +487,17 @@ class _Linker:
             # unknown receiver: not checked; `raise E` calls E() without arguments, so it is
             if site.kind in ("call", "raise") and t.bound is not None:
                 self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound))
-        if targets or site.kind != "call" or status == "external":
+        if (targets and status != "proxied") or site.kind != "call" or status == "external":
             return
         match = self._name_match(site.callee)
         if match:
             self.edges.add(caller, match, "calls", "name_match", site.line)
         elif status == "dangling" or self._could_be_repo_code(site.callee):
             self.unresolved[caller] += 1
+
+    def _is_getattr_hook(self, target: str) -> bool:
+        scope = self.r.scopes.get(target)
+        return scope is not None and scope.definition is not None and scope.definition.name == "__getattr__"
 
     def _last_name(self, callee: str | None) -> str | None:
         if not callee:

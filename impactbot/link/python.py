@@ -1472,6 +1472,12 @@ class Resolver:
             found = self.member(val, attr)
             if found:
                 _merge(out, found, inferred)
+        if not out and len(vals) == 1 and not attr.startswith("__"):
+            # an instance of one known class lacking the attribute: its __getattr__ runs
+            # (not for a guess among several classes, none of which has it)
+            ((val, inferred),) = vals.items()
+            if val[0] in ("I", "IS") and self.scopes[val[1]].kind == "class":
+                _merge(out, self._getattr_hook(val[1]), inferred)
         return out
 
     def member(self, val: Value, attr: str) -> Values | None:
@@ -1873,6 +1879,14 @@ class Resolver:
                     # the class is only a guess at the object's type (`type(self)`, `cls`):
                     # a constructor is not checked against this call, nor given its arguments
                     yield Target(t.id, t.inferred, None)
+
+    def _getattr_hook(self, class_id: str) -> Values:
+        """An attribute an instance's class does not have: the ``__getattr__`` method the
+        class gives runs, and the attribute is what it returns (as for a property read)."""
+        hit = self.class_member(class_id, "__getattr__")
+        if hit is None or hit[1] is None:
+            return {}
+        return {("R", v[1]): True for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method"}
 
     def metaclasses(self, class_id: str) -> list[str]:
         """The repository classes a class's metaclass may be: what its own statement's

@@ -278,6 +278,7 @@ class Program:
                 f"    def __get__(self, obj, owner=None):\n        return {self._name()}",
                 "    def __get__(self, obj, owner=None):\n        return self",
                 "    def area(self, v=None):\n        return self",
+                f"    def __getattr__(self, name):\n        return {self._name()}",
             ])
             src.blocks[which] = f"class Lazy:\n{body}"
         elif which == "Lazier":
@@ -290,7 +291,25 @@ class Program:
             )
         user = self.files[self._module_path()]
         holder = self.rng.choice(["Holder", "mod.Holder"])
-        user.blocks["use_holder"] = f"def use_holder(v=None):\n    return {holder}().render"
+        lazy = self.rng.choice(["Lazy", "Lazier", "mod.Lazy"])
+        user.blocks["use_holder"] = f"def use_holder(v=None):\n    {lazy}().missing(v)\n    return {holder}().render"
+
+    def _edit_proxy(self) -> None:
+        # a class gains or loses __getattr__ (or the method a call names); calls of
+        # methods it lacks, alone or among other classes, here and in other files
+        home = self.files[MODULES[1]]
+        methods = self.rng.sample([
+            f"    def __getattr__(self, name):\n        return {self._name()}",
+            "    def __getattr__(self, name):\n        return getattr(self.inner, name)",
+            "    def missing(self, v=None):\n        return v",
+            "    def area(self, v=None):\n        return self",
+        ], self.rng.randint(1, 2))
+        home.blocks["Proxy"] = "class Proxy:\n" + "\n\n".join(methods)
+        user = self.files[self._module_path()]
+        if user is not home and "from pkg.m1 import Proxy" not in user.imports:
+            user.imports.append("from pkg.m1 import Proxy")
+        receiver = self.rng.choice(["Proxy()", "Proxy()", "(Proxy() if v else Shape())"])
+        user.blocks["use_proxy"] = f"def use_proxy(v=None):\n    {receiver}.missing(v)\n    return Proxy().area()"
 
     def _edit_metaclass(self) -> None:
         # a metaclass gains or loses methods; a class names it (or stops), its subclasses
@@ -319,7 +338,7 @@ class Program:
 
 OPS = ["add_function", "remove_block", "rewrite_block", "change_import", "change_reexport", "change_base",
        "twin_method", "callback", "move", "fixture", "cycle", "table", "descriptor",
-       "metaclass"]
+       "metaclass", "proxy"]
 
 
 @dataclass
