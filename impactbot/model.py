@@ -285,6 +285,9 @@ class FileFacts:
     all_names: tuple[str, ...] | None = None  # __all__, when statically known
     error: str | None = None  # set when the blob could not be parsed cleanly
     narrowings: tuple[Narrowing, ...] = ()
+    # (first line, last line) of the with blocks that expect an exception
+    # (``with pytest.raises(E):``, ``with self.assertRaises(E):``): calls there may fail on purpose
+    expected_errors: tuple[tuple[int, int], ...] = ()
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

@@ -142,7 +142,9 @@ class FactStore:
 
 
 def analysed_files(revision: Revision, settings: Settings) -> dict[str, str]:
-    """The files of a revision that impactbot reads: supported, included, not excluded."""
+    """The files of a revision that impactbot reads: supported, included, not excluded,
+    and not a stub (``x.pyi``) of a module whose code (``x.py``) is read: only the code
+    runs, and calls linked to the stub's signatures would go to code that does not exist."""
     out = {}
     for path, oid in revision.files:
         if language_for(path) != "python":
@@ -152,7 +154,7 @@ def analysed_files(revision: Revision, settings: Settings) -> dict[str, str]:
         if any(fnmatch.fnmatch(path, g) for g in settings.exclude):
             continue
         out[path] = oid
-    return out
+    return {p: oid for p, oid in out.items() if not (p.endswith(".pyi") and p[:-1] in out)}
 
 
 def graph_key(revision: Revision, settings: Settings) -> str | None:

@@ -14,6 +14,9 @@ from impactbot.extract._pystate import END, child, dotted_text, first_of, line_o
 from impactbot.extract._records import binding
 from impactbot.model import BindingKind, Import
 
+# context managers that pass only when their block raises (pytest, unittest)
+EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 
 
@@ -135,6 +138,26 @@ class BindingFacts(KeyedFacts):
                 if clause.kind_id in self.e.with_clause:
                     for item in self.x.named(clause):
                         self._with_item(node, item, enter, leave)
+
+    def _expected_errors(self) -> tuple[tuple[int, int], ...]:
+        """The with blocks whose context manager expects an exception."""
+        out = []
+        for node in self._caps("with"):
+            for clause in node.named_children:
+                if clause.kind_id in self.e.with_clause and any(map(self._expects_error, self.x.named(clause))):
+                    out.append((line_of(node), node.end_point.row + 1))
+                    break
+        return tuple(sorted(out))
+
+    def _expects_error(self, item: Node) -> bool:
+        value = item.child_by_field_id(self.e.f["value"])
+        if value is not None and value.kind_id in self.e.as_pattern:
+            value = named_child(value, 0)
+        if value is None or value.kind_id != self.e.call:
+            return False
+        function = value.child_by_field_id(self.e.f["function"])
+        callee = self.x.expr(function) if function is not None else None
+        return callee is not None and callee.rsplit(".", 1)[-1] in EXPECTING_ERRORS
 
     def _with_item(self, statement: Node, item: Node, enter: str, leave: str) -> None:
         value = item.child_by_field_id(self.e.f["value"])

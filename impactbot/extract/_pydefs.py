@@ -172,8 +172,18 @@ class DefinitionFacts(FileState):
             return ()
         e = self.e
         skip = {e.keyword_argument, *e.list_splat, *e.dict_splat}
-        bases = [self.x.expr(n) for n in self.x.named(superclasses) if n.kind_id not in skip]
+        bases = [self.x.expr(self._generic_origin(n)) for n in self.x.named(superclasses) if n.kind_id not in skip]
         return tuple(b for b in bases if b is not None)
+
+    def _generic_origin(self, node: Node) -> Node:
+        """``Base[K, V]`` in a class's bases is the generic class ``Base`` (its alias's
+        ``__mro_entries__``), not an element read from a container."""
+        while node.kind_id == self.e.subscript:
+            value = node.child_by_field_id(self.e.f["value"])
+            if value is None:
+                break
+            node = value
+        return node
 
     def _metaclass(self, d: Def) -> str | None:
         """The expr of a class statement's ``metaclass=`` keyword."""

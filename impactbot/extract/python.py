@@ -70,6 +70,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts):
             all_names=self._all_names(),
             error=self._error(),
             narrowings=self._narrowings(),
+            expected_errors=self._expected_errors(),
         )
 
     def _error(self) -> str | None:

@@ -527,7 +527,12 @@ class Resolver:
                 out.append((vals, [self._value_of(group, owner, expr, where) for group in groups]))
             else:
                 out.append((vals, [vals]))
-        return out
+        # `Generic[T]` and `Protocol` give a class no attributes worth finding: as an outside
+        # base they would hide what the repository's later bases define (Python puts them last)
+        return [
+            (_without_outside(vals), [_without_outside(v) for v in each]) if _typing_base(expr) else (vals, each)
+            for expr, (vals, each) in zip(scope.definition.bases, out, strict=True)
+        ]
 
     def _value_of(self, sources: list[object], owner: Scope, expr: str, where: str) -> Values:
         """``expr`` with its first name bound by ``sources`` alone."""
@@ -1444,6 +1449,10 @@ class Resolver:
             found = self._guarded_lookup(imp.name, scope)
             if found:
                 _merge(vals, found, False)
+        if not vals and imp.name != "*" and not imp.name.startswith("__"):
+            # the module's __getattr__ ran at the import: the name holds what it returned
+            for hook in self._module_getattr(target):
+                _merge(vals, self.returns(hook[1]), True)
         return vals
 
     def _guarded_lookup(self, name: str, scope: Scope) -> Values | None:
@@ -1751,7 +1760,23 @@ class Resolver:
         if self.modules.is_module(sub):
             vals[("M", sub)] = False
             found_any = True
+        if not found_any and not attr.startswith("__"):
+            hook = self._module_getattr(module)
+            if hook:
+                return hook
         return vals if found_any else None
+
+    def _module_getattr(self, module: str) -> Values:
+        """A name a module does not bind: the module's ``__getattr__`` function (PEP 562)
+        runs, and the name is what it returns (deprecated aliases, lazy imports)."""
+        out: Values = {}
+        for path in self.modules.paths(module):
+            scope = self.scopes.get(path)
+            found = self._settled_lookup("__getattr__", scope) if scope is not None else None
+            for val in found or {}:
+                if val[0] == "S" and self.scopes[val[1]].kind == "function":
+                    out[("R", val[1])] = True
+        return out
 
     def _member_elements(self, vals: Values, attr: str, op: str) -> Values:
         """``obj.table["k"]``: what a class or module body keyed under that attribute, else
@@ -2254,6 +2279,17 @@ def _merge(into: Values, new: Values | None, inferred: bool) -> None:
         flag = inf or inferred
         if val not in into or (into[val] and not flag):
             into[val] = flag
+
+
+TYPING_BASES = frozenset({"Generic", "Protocol"})
+
+
+def _typing_base(expr: str) -> bool:
+    return expr.rsplit(".", 1)[-1] in TYPING_BASES
+
+
+def _without_outside(vals: Values) -> Values:
+    return {v: inf for v, inf in vals.items() if v[0] != "X"}
 
 
 def _c3_merge(seqs: list[list[str]]) -> list[str]:

@@ -305,11 +305,18 @@ class Program:
             "    def area(self, v=None):\n        return self",
         ], self.rng.randint(1, 2))
         home.blocks["Proxy"] = "class Proxy:\n" + "\n\n".join(methods)
+        if self.rng.random() < 0.5:  # a module-level __getattr__ (PEP 562) comes or goes
+            if "__getattr__" in home.blocks:
+                del home.blocks["__getattr__"]
+            else:
+                home.blocks["__getattr__"] = f"def __getattr__(name):\n    return {self._name()}"
         user = self.files[self._module_path()]
-        if user is not home and "from pkg.m1 import Proxy" not in user.imports:
-            user.imports.append("from pkg.m1 import Proxy")
+        for line in ("from pkg.m1 import Proxy", "import pkg.m1 as m1"):
+            if user is not home and line not in user.imports:
+                user.imports.append(line)
         receiver = self.rng.choice(["Proxy()", "Proxy()", "(Proxy() if v else Shape())"])
-        user.blocks["use_proxy"] = f"def use_proxy(v=None):\n    {receiver}.missing(v)\n    return Proxy().area()"
+        body = f"{receiver}.missing(v)\n    m1.not_bound(v)\n    return Proxy().area()"
+        user.blocks["use_proxy"] = f"def use_proxy(v=None):\n    {body}"
 
     def _edit_metaclass(self) -> None:
         # a metaclass gains or loses methods; a class names it (or stops), its subclasses

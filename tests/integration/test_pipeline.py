@@ -1103,3 +1103,67 @@ def test_a_report_served_from_the_cache_is_the_report_analysed(shop: RepoBuilder
     again = diff(shop.path, "main..feature", cache=cache)
     assert again["stats"]["files_parsed"] == 0  # served whole from the cache
     assert {k: v for k, v in again.items() if k != "stats"} == {k: v for k, v in first.items() if k != "stats"}
+
+
+# ---------------------------------------------------------- breaking calls found in real history
+
+OVERRIDE = """class Base(dict):
+    def __init__(self, data=None):
+        super().__init__(data or {})
+
+
+class Ordered(Base):
+    def __init__(self, data=None):
+        super().__init__(data)
+        self.order = []
+"""
+
+
+def test_removing_an_override_does_not_break_the_base_method_it_overrode(repo: RepoBuilder) -> None:
+    # Base.__init__ depends on Ordered.__init__ for impact (calls may dispatch to it), but
+    # its own `super().__init__()` never called it: nothing there is left calling a removed def
+    repo.commit({"m.py": OVERRIDE})
+    repo.start_branch("feature")
+    repo.commit({"m.py": OVERRIDE.replace("    def __init__(self, data=None):\n        super().__init__(data)\n"
+                                          "        self.order = []\n", "    pass\n")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["m.py::Ordered::__init__"] == "removed"
+    assert report["breaking"] == []
+
+
+def test_calls_expected_to_fail_in_a_test_are_not_breaking(repo: RepoBuilder) -> None:
+    lib = "def extend(items, more):\n    return items + more\n"
+    tests = (
+        "import pytest\n\nfrom lib import extend\n\n\n"
+        "def test_refuses_three():\n    with pytest.raises(TypeError):\n        extend([], [], [])\n\n\n"
+        "def test_extends():\n    assert extend([1], [2]) == [1, 2]\n"
+    )
+    repo.commit({"lib.py": lib, "tests/test_lib.py": tests})
+    repo.start_branch("feature")
+    repo.commit({"lib.py": lib.replace("(items, more)", "(items, more, /)")
+                 .replace("return items + more", "return [*items, *more]")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["lib.py::extend"] == "modified"
+    assert report["breaking"] == []  # it was, and still is, a call with one argument too many
+    # the same wrong call outside the block is reported
+    repo.commit({"tests/test_lib.py": tests + "\n\ndef test_wrong():\n    extend([], [], [])\n"})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("tests/test_lib.py::test_wrong", "takes 2 positional arguments but 3 were given")]
+
+
+def test_a_stub_of_a_module_with_code_is_not_linked(repo: RepoBuilder) -> None:
+    # calls go to the code in x.py, never to the signatures in x.pyi: dropping the stub
+    # (its types moved into the code) removes nothing anybody calls
+    code = "def area(w, h):\n    return w * h\n"
+    repo.commit({
+        "shapes.py": code,
+        "shapes.pyi": "def area(w: int, h: int) -> int: ...\n",
+        "use.py": "from shapes import area\n\n\ndef total():\n    return area(1, 2)\n",
+    })
+    repo.start_branch("feature")
+    repo.commit({"shapes.py": "def area(w: int, h: int) -> int:\n    return w * h\n", "shapes.pyi": None})
+    report = diff(repo.path, "main..feature")
+    assert report["breaking"] == []
+    assert changed(report) == {"shapes.py::area": "modified"}
+    assert impacted(report) == {"use.py::total": 1}

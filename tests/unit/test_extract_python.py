@@ -239,7 +239,36 @@ def test_bases_are_positional_class_arguments_only() -> None:
         class Repo(Base, mod.Mixin, Generic[T], metaclass=Meta, **extra):
             pass
         """
-    assert defs(source)["Repo"].bases == ("Base", "mod.Mixin", "Generic[]")
+    assert defs(source)["Repo"].bases == ("Base", "mod.Mixin", "Generic")
+    assert defs(source)["Repo"].metaclass == "Meta"
+
+
+def test_a_subscripted_base_is_its_generic_class() -> None:
+    source = """
+        class Pair(Base[K, V], mod.Mixin[int][str]):
+            pass
+        """
+    assert defs(source)["Pair"].bases == ("Base", "mod.Mixin")
+
+
+def test_with_blocks_expecting_an_exception_are_recorded() -> None:
+    source = """
+        def test_refused():
+            with pytest.raises(TypeError):
+                f(1, 2)
+            with open(p) as fh, raises(ValueError, match="x") as info:
+                g()
+                h()
+            with open(p):
+                f(3)
+
+        class T(unittest.TestCase):
+            def test_b(self):
+                with self.assertRaisesRegex(KeyError, "k"):
+                    d[1]
+        """
+    facts = extract(textwrap.dedent(source).encode(), "python")
+    assert facts.expected_errors == ((3, 4), (5, 7), (13, 14))
 
 
 def test_async_is_recorded() -> None:

@@ -143,3 +143,58 @@ def test_a_derived_graph_follows_a_base_change_through_a_subclass_in_another_fil
         new_facts = facts({**SHARED, "pkg/model.py": head + new})
         _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
+
+
+GENERIC = """
+import typing as t
+from typing import Generic, Protocol, TypeVar
+
+T = TypeVar("T")
+
+class Store(Generic[T]):
+    def load(self):
+        pass
+
+class Named(Protocol):
+    def name(self) -> str: ...
+
+class Cached(t.Generic[T]):
+    def hit(self):
+        pass
+
+class Repo(Cached[T], Named, Store[T]):
+    pass
+
+def use(r: Repo):
+    r.hit()
+    r.load()
+"""
+
+
+def test_a_subscripted_base_is_inherited_from() -> None:
+    graph = link(facts({"m.py": GENERIC}))
+    inherits = {e.target.removeprefix("m.py::") for e in graph.edges
+                if e.source == "m.py::Repo" and e.kind == "inherits"}
+    assert inherits == {"Cached", "Named", "Store"}
+
+
+def test_generic_and_protocol_do_not_hide_later_bases() -> None:
+    graph = link(facts({"m.py": GENERIC}))
+    calls = {e.target.removeprefix("m.py::") for e in graph.edges if e.source == "m.py::use" and e.kind == "calls"}
+    assert calls == {"Cached::hit", "Store::load"}
+
+
+def test_a_module_getattr_gives_the_names_a_module_does_not_bind() -> None:
+    files = {
+        "pkg/__init__.py": "from pkg.impl import New\n\n\ndef __getattr__(name):\n    if name == 'Old':\n"
+                           "        return New\n    raise AttributeError(name)\n",
+        "pkg/impl.py": "class New:\n    def run(self):\n        pass\n",
+        "use.py": "import pkg\nfrom pkg import Old\n\n\ndef attr():\n    pkg.Old().run()\n\n\n"
+                  "def imported():\n    Old().run()\n\n\ndef bound():\n    return pkg.New\n",
+    }
+    graph = link(facts(files))
+    by = {s: {e.target for e in graph.edges if e.source == s and e.kind == "calls"}
+          for s in ("use.py::attr", "use.py::imported")}
+    # reading pkg.Old runs __getattr__; `from pkg import Old` ran it at the import
+    assert by["use.py::attr"] == {"pkg/__init__.py::__getattr__", "pkg/impl.py::New", "pkg/impl.py::New::run"}
+    assert by["use.py::imported"] == {"pkg/impl.py::New", "pkg/impl.py::New::run"}
