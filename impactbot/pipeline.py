@@ -288,11 +288,18 @@ RUN_ALL_FILES = (
 )
 
 
+# what documentation and examples configure (their build's requirements, an example
+# project's setup.py) does not reach the test suite
+NOT_TESTED_DIRS = frozenset({"docs", "doc", "examples", "example"})
+
+
 def run_all_reason(changes: ChangeSet) -> str | None:
     """Changes the call graph cannot follow into tests (configuration, fixtures, lock files)."""
     for f in changes.files:
         for path in filter(None, (f.path, f.old_path)):
             name = basename(path)
+            if NOT_TESTED_DIRS.intersection(d.lower() for d in path.split("/")[:-1]):
+                continue
             if any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
                 return f"{path} changed: it can affect any test"
     return None

@@ -824,6 +824,15 @@ def test_requirements_change_asks_for_all_tests(shop: RepoBuilder) -> None:
     assert report["changed"] == []
 
 
+def test_documentation_and_example_configuration_does_not_ask_for_all_tests(shop: RepoBuilder) -> None:
+    shop.commit({"docs/requirements.txt": "sphinx==8.0\n", "examples/plugin/setup.py": "setup()\n",
+                 "doc/en/conftest.py": "collect_ignore = []\n"})
+    assert diff(shop.path, "main..feature")["run_all_tests"] is None
+    shop.commit({"packages/core/pyproject.toml": "[project]\nname = 'core'\n"})
+    assert diff(shop.path, "main..feature")["run_all_tests"] == {
+        "reason": "packages/core/pyproject.toml changed: it can affect any test"}
+
+
 def test_unittest_style_test_classes_are_tests(repo: RepoBuilder) -> None:
     repo.commit({"calc.py": "def add(a, b):\n    return a + b\n",
                  "test_calc.py": "import unittest\n\nfrom calc import add\n\n\nclass Base(unittest.TestCase):\n"
