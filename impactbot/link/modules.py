@@ -77,6 +77,13 @@ class ModuleIndex:
         found = self.by_name.get(name, [])
         if len(found) <= 1 or near is None:
             return list(found)
+        # the importer's own directory comes first on sys.path (a script, a test module
+        # under pytest's rootdir insertion): a module of that name there is the one found
+        here = dirname(near)
+        same_dir = [p for p in found if dirname(p) == here or (dirname(dirname(p)) == here and p.endswith(
+            ("/__init__.py", "/__init__.pyi")))]
+        if len(same_dir) == 1:
+            return same_dir
         top = near.split("/", 1)[0] if "/" in near else ""
         same_root = [p for p in found if (p.split("/", 1)[0] if "/" in p else "") == top]
         return same_root or list(found)

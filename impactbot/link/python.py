@@ -55,6 +55,7 @@ MAX_VALUES = 12
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
+IMPORT_LOOKUP_BUDGET = 256  # lookups of imported names one lookup may lead to
 # A class whose base names may hold more combinations of classes than this gets its
 # members from the merged MRO alone (the first class there that has them).
 MAX_ALTERNATIVES = 8
@@ -329,6 +330,8 @@ class Resolver:
         self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, bool]] = {}
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
+        self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
+        self._import_steps = 0
         self._mro: dict[str, tuple[str, ...]] = {}
         self._mro_alternatives: dict[str, tuple[tuple[str, ...], ...]] = {}
         self.setter_props: set[str] = set()  # properties with an ``@x.setter``: assigning them calls it
@@ -1462,10 +1465,20 @@ class Resolver:
         if key in self._active:
             self.truncated = True  # a cycle's answer is partial: not to be memoised
             return None
+        if self._import_depth == 0:
+            self._import_steps = 0
+        self._import_steps += 1
+        if self._import_steps > IMPORT_LOOKUP_BUDGET:
+            # names re-exported around a cycle of modules that each may be several files
+            # (same-named modules) explore every order of them: cut it short, as a chain too long
+            self.truncated = True
+            return None
         self._active.add(key)
+        self._import_depth += 1
         try:
             return self._settled_lookup(name, scope)  # imported once the module has run
         finally:
+            self._import_depth -= 1
             self._active.discard(key)
 
     def _module_value(self, name: str, near: str) -> Values:

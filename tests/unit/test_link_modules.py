@@ -1,0 +1,63 @@
+"""Which file an import names when several files have that module name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from helpers.linking import facts
+
+from impactbot.link import _Linker, link
+from impactbot.link.modules import ModuleIndex
+from impactbot.link.python import IMPORT_LOOKUP_BUDGET, Resolver, Scope, Values
+from impactbot.model import FileFacts
+
+
+def test_a_module_in_the_importers_directory_is_the_one_imported() -> None:
+    index = ModuleIndex.build(["tools/a/helpers.py", "tools/b/helpers.py", "tools/a/run.py", "tools/b/run.py"])
+    assert index.paths("helpers", "tools/a/run.py") == ["tools/a/helpers.py"]
+    assert index.paths("helpers", "tools/b/run.py") == ["tools/b/helpers.py"]
+    # from elsewhere under the same root, either may be the one
+    assert index.paths("helpers", "tools/c/run.py") == ["tools/a/helpers.py", "tools/b/helpers.py"]
+
+
+def test_a_package_in_the_importers_directory_counts_too() -> None:
+    index = ModuleIndex.build(["ex/one/cfg/__init__.py", "ex/two/cfg/__init__.py", "ex/one/main.py"])
+    assert index.paths("cfg", "ex/one/main.py") == ["ex/one/cfg/__init__.py"]
+
+
+def test_scripts_calling_their_own_helpers() -> None:
+    files = {
+        f"examples/{d}/{name}.py": text
+        for d in ("first", "second")
+        for name, text in (("helpers", f"def make():\n    return '{d}'\n"),
+                           ("run", "from helpers import make\n\n\ndef main():\n    return make()\n"))
+    }
+    graph = link(facts(files))
+    calls = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert ("examples/first/run.py::main", "examples/first/helpers.py::make") in calls
+    assert ("examples/first/run.py::main", "examples/second/helpers.py::make") not in calls
+
+
+class CountingResolver(Resolver):
+    """Counts the lookups of imported names (the work a cycle of re-exports can multiply)."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        self.lookups = 0
+        super().__init__(facts)
+
+    def _guarded_lookup(self, name: str, scope: Scope) -> Values | None:
+        self.lookups += 1
+        return super()._guarded_lookup(name, scope)
+
+
+def test_re_exports_around_same_named_modules_stay_bounded() -> None:
+    # eight m.py and eight n.py, none next to what it imports: every m may be any n and back,
+    # so following every order of them would never end
+    files = {}
+    for i in range(8):
+        files[f"t/d{i}/m.py"] = "from n import X\n\n\ndef use():\n    return X()\n"
+        files[f"t/e{i}/n.py"] = "from m import X\n"
+    linker = _Linker(facts(files), resolver=CountingResolver)
+    linker.run()
+    assert isinstance(linker.r, CountingResolver)
+    assert linker.r.lookups < 1000 * IMPORT_LOOKUP_BUDGET  # without the budget: about 8!·8! orders
