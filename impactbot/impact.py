@@ -9,6 +9,7 @@ a test skipped wrongly is worse than a long list.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from impactbot.link import receives_call_arguments
+from impactbot.link.modules import ModuleIndex
 from impactbot.model import (
     CONFIDENCE_ORDER,
     Breaking,
@@ -52,6 +54,13 @@ class SymbolGraph:
             else:
                 self.graph.add_edge(e.source, e.target, kinds={e.kind: e.confidence})
         self.unresolved = dict(linked.unresolved)
+        self._call_lines: dict[tuple[str, str], tuple[int, ...]] | None = None
+
+    def lines(self, source: str, target: str) -> tuple[int, ...]:
+        """The lines where ``source`` calls ``target``."""
+        if self._call_lines is None:
+            self._call_lines = {(e.source, e.target): e.lines for e in self.linked.edges if e.kind == "calls"}
+        return self._call_lines.get((source, target), ())
 
     def add_reads(self, reads: Iterable[NameRead]) -> None:
         """Join each reader of a changed module- or class-level name to the module or
@@ -175,6 +184,7 @@ def walk(
     depth: int,
     hub_cap: int,
     head_facts: Mapping[str, FileFacts] | None = None,
+    base_facts: Mapping[str, FileFacts] | None = None,
 ) -> Impact:
     """The impact of a change set on the head revision."""
     changed = tuple(changed)
@@ -211,7 +221,7 @@ def walk(
         tests=tuple(tests),
         hubs=tuple(Hub(h, n) for h, n in sorted(hubs.items(), key=lambda kv: (-kv[1], kv[0]))),
         depth_limit_hit=depth_limit_hit,
-        breaking=breaking_calls(head, base, changed, head_facts or {}),
+        breaking=breaking_calls(head, base, changed, head_facts or {}, base_facts or {}),
         unresolved_calls=sum(head.unresolved.get(n, 0) for n in set(listed) | changed_ids),
     )
 
@@ -252,6 +262,7 @@ def breaking_calls(
     base: SymbolGraph,
     changed: Iterable[ChangedSymbol],
     head_facts: Mapping[str, FileFacts],
+    base_facts: Mapping[str, FileFacts] | None = None,
 ) -> tuple[Breaking, ...]:
     """Call sites in head that no longer fit the symbol they call."""
     changed = tuple(changed)
@@ -272,8 +283,8 @@ def breaking_calls(
                                  if call.caller in head.symbols else "", call.line, reason))
     gone = {c.symbol.id for c in changed if c.change == "removed"}
     gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
-    callees = _callees_of(base, gone) if gone else {}
-    left = _LeftBehind.of(head) if gone else _LeftBehind(set(), set())
+    callees = _callees_of(base, gone, base_facts or {}) if gone else {}
+    left = _LeftBehind.of(head, head_facts) if gone else _LeftBehind(set(), set())
     for c in changed:
         if c.change == "removed":
             out.update(_still_called(head, base, c.symbol, head_facts, callees, left))
@@ -326,7 +337,7 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                   callees: Mapping[tuple[str, str], set[str]], left: _LeftBehind,
                   moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
-    if removed.id not in base.graph:
+    if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts):
         return
     name = removed.qualname.rsplit("::", 1)[-1]
     for caller, conf in base.callers(removed.id):
@@ -349,16 +360,36 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
 
 
+def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
+    """A removed method or property whose class, in head, still binds the name another
+    way: in its body (``validator: SchemaValidator``) or on its instances
+    (``self.validator = ...``). Reading or calling it reaches that."""
+    owner, _, name = removed.qualname.rpartition("::")
+    cls = head.symbols.get(f"{removed.path}::{owner}") if owner else None
+    facts = head_facts.get(removed.path) if cls is not None and cls.kind == "class" else None
+    if facts is None:
+        return False
+    inside = owner + "::"
+    return any(
+        (b.scope == owner and b.target == name)
+        or (b.scope.startswith(inside) and b.target.count(".") == 1 and b.target.endswith("." + name))
+        for b in facts.bindings
+    )
+
+
 @dataclass(frozen=True)
 class _LeftBehind:
     """What head says of the call sites that still name a removed def."""
 
     resolved: set[tuple[str, CallSite]]  # (caller, site) that resolve to a symbol of head
     undefined: set[tuple[str, str, int]]  # (caller, callee, line) naming nothing in scope
+    facts: Mapping[str, FileFacts] = field(default_factory=dict)  # head's, by path
+    modules: ModuleIndex | None = None  # head's
 
     @classmethod
-    def of(cls, head: SymbolGraph) -> _LeftBehind:
-        return cls({(c.caller, c.site) for c in head.linked.calls}, set(head.linked.dangling))
+    def of(cls, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> _LeftBehind:
+        return cls({(c.caller, c.site) for c in head.linked.calls}, set(head.linked.dangling), facts,
+                   ModuleIndex.build(facts))
 
     def stale(self, site: CallSite, caller: Symbol, removed: Symbol) -> bool:
         """Whether the site still calls the removed def: it resolves to nothing in head.
@@ -368,20 +399,54 @@ class _LeftBehind:
         defined in head is bound to something else there (a local `def itemgetter`
         gone, the imported `operator.itemgetter` left).
         """
-        if (caller.id, site) in self.resolved:
+        if (caller.id, site) in self.resolved or self._imported_from_outside(site, caller):
             return False
         if caller.path == removed.path and site.callee and "." not in site.callee:
             return (caller.id, site.callee, site.line) in self.undefined
         return True
 
+    def _imported_from_outside(self, site: CallSite, caller: Symbol) -> bool:
+        """The site's first name is imported, in head, from outside the repository
+        (``from typing_extensions import get_origin`` in place of the project's own)."""
+        facts = self.facts.get(caller.path)
+        if facts is None or self.modules is None or not site.callee:
+            return False
+        first = re.split(r"[.(\[]", site.callee, maxsplit=1)[0]
+        parts = caller.qualname.split("::")
+        scopes = {"", *("::".join(parts[: i + 1]) for i in range(len(parts)))}
+        for imp in facts.imports:
+            if imp.level or imp.name == "*" or imp.scope not in scopes:
+                continue
+            bound = imp.alias or imp.name or imp.module.split(".", 1)[0]
+            if bound == first and not self.modules.is_module(imp.module.split(".", 1)[0]):
+                return True
+        return False
 
-def _callees_of(base: SymbolGraph, targets: set[str]) -> dict[tuple[str, str], set[str]]:
+
+def _callees_of(base: SymbolGraph, targets: set[str],
+                base_facts: Mapping[str, FileFacts]) -> dict[tuple[str, str], set[str]]:
     """(caller, target) -> the callee exprs of the caller's base calls that resolved to
-    one of ``targets`` (a caller that reached it by a name match alone has none)."""
+    one of ``targets`` (a caller that reached it by a name match alone has none).
+
+    Reads of a property and operators (``d[k]``) are not checked calls: their exprs come
+    from the base facts, at the lines of the edge (``CoreMetadataHandler(m).metadata``
+    is not ``m.metadata``)."""
     out: dict[tuple[str, str], set[str]] = {}
     for call in base.linked.calls:
         if call.target in targets and call.site.callee:
             out.setdefault((call.caller, call.target), set()).add(call.site.callee)
+    for target in targets & base.graph.nodes:
+        name = target.rsplit("::", 1)[-1]
+        for caller, data in base.graph.pred[target].items():
+            kinds, sym = data["kinds"], base.symbols.get(caller)
+            if (caller, target) in out or kinds.get("calls", "name_match") == "name_match" or sym is None:
+                continue
+            facts = base_facts.get(sym.path)
+            lines = base.lines(caller, target)
+            read = {s.callee for s in (facts.calls if facts else ()) if s.callee
+                    and s.scope == sym.qualname and s.line in lines and _last(s.callee) == name}
+            if read:
+                out[(caller, target)] = read
     return out
 
 

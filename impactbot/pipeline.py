@@ -397,6 +397,7 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
     impact = walk(
         head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
         head_facts=LazyFacts(analysed_files(changes.head, settings), store),
+        base_facts=LazyFacts(analysed_files(changes.base, settings), store),
     )
     return changed, impact
 

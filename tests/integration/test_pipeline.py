@@ -1176,3 +1176,63 @@ def test_a_stub_of_a_module_with_code_is_not_linked(repo: RepoBuilder) -> None:
     assert report["breaking"] == []
     assert changed(report) == {"shapes.py::area": "modified"}
     assert impacted(report) == {"use.py::total": 1}
+
+
+def test_a_removed_helper_replaced_by_an_outside_import_of_that_name_is_not_breaking(repo: RepoBuilder) -> None:
+    compat = "def get_origin(tp):\n    return getattr(tp, '__origin__', None)\n\n\ndef other():\n    return 1\n"
+    use = "from compat import get_origin\n\n\ndef kind(tp):\n    return get_origin(tp)\n"
+    repo.commit({"compat.py": compat, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"compat.py": "def other():\n    return 1\n",
+                 "use.py": use.replace("from compat import", "from typing_extensions import")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["compat.py::get_origin"] == "removed"
+    assert report["breaking"] == []
+
+
+ADAPTER = """class Adapter:
+    def __init__(self, schema):
+        self.schema = schema
+
+    @property
+    def validator(self):
+        return make_validator(self.schema)
+
+    def validate(self, value):
+        return self.validator.check(value)
+
+
+def make_validator(schema):
+    return schema
+"""
+
+
+def test_a_removed_property_whose_name_the_instances_still_hold_is_not_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"adapter.py": ADAPTER})
+    repo.start_branch("feature")
+    stored = "        self.schema = schema\n        self.validator = make_validator(schema)\n"
+    repo.commit({"adapter.py": ADAPTER.replace("        self.schema = schema\n", stored).replace(
+        "    @property\n    def validator(self):\n        return make_validator(self.schema)\n\n", "")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["adapter.py::Adapter::validator"] == "removed"
+    assert report["breaking"] == []
+    # a property gone with nothing in its place leaves its readers behind
+    repo.commit({"adapter.py": ADAPTER.replace(
+        "    @property\n    def validator(self):\n        return make_validator(self.schema)\n\n", "")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("adapter.py::Adapter::validate", "calls 'validator', which was removed")]
+
+
+def test_a_read_written_otherwise_than_the_removed_property_read_is_not_breaking(repo: RepoBuilder) -> None:
+    handler = "class Handler:\n    def __init__(self, schema):\n        self.schema = schema\n\n" \
+              "    @property\n    def metadata(self):\n        return self.schema\n"
+    use = "from handler import Handler\n\n\ndef describe(schema, info):\n    meta = Handler(schema).metadata\n" \
+          "    return meta, info\n"
+    repo.commit({"handler.py": handler, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"handler.py": "", "use.py": use.replace("Handler(schema).metadata", "info.metadata")
+                 .replace("from handler import Handler\n\n\n", "")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["handler.py::Handler::metadata"] == "removed"
+    assert report["breaking"] == []  # `info.metadata` is another object's attribute
