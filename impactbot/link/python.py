@@ -1890,8 +1890,9 @@ class Resolver:
             bound = None if kind == "UB" else kind in ("BM", "R") or scope.method_kind == "classmethod"
             yield Target(val[1], inferred, bound)
             for wrapper in self.wrappers(val[1]):
-                # a class decorator's __call__ gets the instance; a wrapper function does not
-                yield Target(wrapper, True, self.scopes[wrapper].kind == "method")
+                # a class decorator's __call__ gets the decorator's instance; a wrapper function
+                # in a method's place is bound like the method (`self.m()` passes self to it)
+                yield Target(wrapper, True, True if self.scopes[wrapper].kind == "method" else bound)
         elif kind in ("I", "IS"):
             yield from self._dunder_targets(val[1], "__call__", inferred)
         elif kind == "CS":

@@ -1236,3 +1236,117 @@ def test_a_read_written_otherwise_than_the_removed_property_read_is_not_breaking
     report = diff(repo.path, "main..feature")
     assert changed(report)["handler.py::Handler::metadata"] == "removed"
     assert report["breaking"] == []  # `info.metadata` is another object's attribute
+
+
+MEMO = """import functools
+
+
+def memoize(method):
+    cache = {}
+
+    @functools.wraps(method)
+    def new_method(self):
+        if self not in cache:
+            cache[self] = method(self)
+        return cache[self]
+
+    return new_method
+
+
+class Response:
+    @memoize
+    def encoding(self):
+        return "utf-8"
+
+    def text(self):
+        return self.encoding()
+"""
+
+
+def test_a_wrapper_in_a_methods_place_gets_the_instance(repo: RepoBuilder) -> None:
+    # `self.encoding()` runs new_method(self): its changed signature still fits the call
+    repo.commit({"resp.py": MEMO})
+    repo.start_branch("feature")
+    repo.commit({"resp.py": MEMO.replace("def new_method(self):", "def new_method(self, *args):")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["resp.py::memoize::new_method"] == "modified"
+    assert report["breaking"] == []
+    # one that needs another argument is what the call lacks
+    repo.commit({"resp.py": MEMO.replace("def new_method(self):", "def new_method(self, strict):")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("resp.py::Response::text", "missing required argument 'strict'")]
+
+
+def test_a_call_in_a_test_marked_xfail_is_not_breaking(repo: RepoBuilder) -> None:
+    lib = "def update(values):\n    return dict(values)\n"
+    tests = ("import pytest\n\nfrom lib import update\n\n\n@pytest.mark.xfail(raises=TypeError)\n"
+             "def test_keywords():\n    update(key=1)\n")
+    repo.commit({"lib.py": lib, "tests/test_lib.py": tests})
+    repo.start_branch("feature")
+    repo.commit({"lib.py": lib.replace("(values)", "(values, /)")})
+    assert diff(repo.path, "main..feature")["breaking"] == []
+
+
+RESPONSES = """class Response:
+    def follow_all(self, urls):
+        return list(urls)
+
+
+class TextResponse(Response):
+    def follow_all(self, urls=None, css=None):
+        return list(urls or [css])
+
+
+class Base:
+    response_class = Response
+
+    def make(self):
+        return self.response_class()
+
+
+class TextChecks(Base):
+    response_class = TextResponse
+
+    def check(self):
+        return self.make().follow_all(css="a")
+"""
+
+
+def test_a_call_written_for_an_override_is_not_checked_against_the_base_method(repo: RepoBuilder) -> None:
+    repo.commit({"resp.py": RESPONSES})
+    repo.start_branch("feature")
+    repo.commit({"resp.py": RESPONSES.replace("def follow_all(self, urls):", "def follow_all(self, urls, /):")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["resp.py::Response::follow_all"] == "modified"
+    assert report["breaking"] == []  # TextResponse.follow_all takes css=
+
+
+def test_a_removed_helper_re_exported_from_outside_is_not_breaking(repo: RepoBuilder) -> None:
+    helpers = "def reify(fn):\n    return property(fn)\n\n\ndef other():\n    return 1\n"
+    use = "from pkg.helpers import reify\n\n\nclass Page:\n    @reify\n    def title(self):\n        return 't'\n"
+    repo.commit({"pkg/__init__.py": "", "pkg/helpers.py": helpers, "pkg/page.py": use})
+    repo.start_branch("feature")
+    repo.commit({"pkg/helpers.py": "from propcache.api import under_cached_property as reify\n\n\n"
+                                   "def other():\n    return 1\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["pkg/helpers.py::reify"] == "removed"
+    assert report["breaking"] == []
+
+
+def test_a_name_only_guess_at_a_removed_method_whose_name_lives_on_is_not_breaking(repo: RepoBuilder) -> None:
+    models = "class Reader:\n    def parse_frame(self, data):\n        return data\n"
+    use = "def run(parser, data):\n    return parser.parse_frame(data)\n"  # only the name tells
+    repo.commit({"models.py": models, "use.py": use})
+    repo.start_branch("feature")
+    moved = "class ReaderPy:\n    def parse_frame(self, data):\n        return data\n\n\n" \
+            "class ReaderC:\n    def parse_frame(self, data):\n        return bytes(data)\n"
+    repo.commit({"models.py": moved})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["models.py::Reader::parse_frame"] == "removed"
+    assert report["breaking"] == []
+    # gone from the repository altogether, the guessed call is left behind
+    repo.commit({"models.py": "class Other:\n    pass\n"})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::run", "calls 'parse_frame', which was removed")]
