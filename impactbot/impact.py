@@ -390,12 +390,17 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     # a caller base linked by the name alone guessed; with that name still a method of the
     # repository (now on two classes, so no longer guessed), the guess says nothing more
     named_still = name in head.method_names()
+    owner = removed.qualname.rpartition("::")[0]
+    class_gone = bool(owner) and base.symbols.get(f"{removed.path}::{owner}", removed).kind == "class" \
+        and f"{removed.path}::{owner}" not in head.symbols
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
             continue
         if _still_reaches(head, caller, removed, conf) or (conf == "name_match" and named_still):
             continue  # still reaches a symbol of that name: moved, not gone
+        if conf == "inferred" and class_gone:
+            continue  # no object of that class is made any more: what `obj.m()` may hold is another
         # the calls written as in base: `logging.info()` in place of the removed `util.info()`
         # is another function, not the old call left behind
         written = callees.get((caller, removed.id))

@@ -1350,3 +1350,34 @@ def test_a_name_only_guess_at_a_removed_method_whose_name_lives_on_is_not_breaki
     report = diff(repo.path, "main..feature")
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
         ("use.py::run", "calls 'parse_frame', which was removed")]
+
+
+GRAPHS = """class Graph:
+    def add_edge(self, u, v):
+        return (u, v)
+
+
+class EdgeKeyGraph(Graph):
+    def add_edge(self, u, v):
+        return (v, u)
+
+
+def grow(g, u, v):
+    return g.add_edge(u, v)
+
+
+def build():
+    return grow(EdgeKeyGraph(), 1, 2), grow(Graph(), 3, 4)
+"""
+
+
+def test_a_removed_class_takes_its_methods_out_of_the_dispatch_guesses(repo: RepoBuilder) -> None:
+    # grow's `g.add_edge` may have reached EdgeKeyGraph's through the argument; with the
+    # class gone nobody makes one: the call is not left behind
+    repo.commit({"graphs.py": GRAPHS})
+    repo.start_branch("feature")
+    head = GRAPHS.replace("class EdgeKeyGraph(Graph):\n    def add_edge(self, u, v):\n        return (v, u)\n\n\n", "")
+    repo.commit({"graphs.py": head[: head.index("def build")].rstrip() + "\n"})  # nothing calls grow here
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["graphs.py::EdgeKeyGraph::add_edge"] == "removed"
+    assert report["breaking"] == []
