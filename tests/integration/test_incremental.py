@@ -14,6 +14,7 @@ import copy
 import json
 import logging
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -424,6 +425,21 @@ def stored(trace: LinkTrace) -> LinkTrace:
     return back
 
 
+def derived_along(repo: RepoBuilder, commits: list[str]) -> Iterator[LinkedGraph]:
+    """The graph of each commit after the first, derived from the one before (through a
+    trace read back as the cache stores it), each checked equal to a full link."""
+    git = GitRepository.discover(repo.path)
+    store = FactStore(git, Cache.open(None))
+    old_facts = facts_at(git, store, commits[0])
+    graph, trace = link_traced(old_facts)
+    for i, commit in enumerate(commits[1:], start=1):
+        facts = facts_at(git, store, commit)
+        graph, trace = derive(graph, old_facts, facts, stored(trace))
+        assert_same_graph(graph, link(facts), f"commit {i}")
+        yield graph
+        old_facts = facts
+
+
 def derived_count(caplog: pytest.LogCaptureFixture) -> int:
     return sum(r.getMessage().startswith("derived:") for r in caplog.records)
 
@@ -500,18 +516,10 @@ def test_a_derived_graph_gives_an_unchanged_file_the_init_its_changed_bases_give
         repo.commit({"pkg/base.py": INHERITED["pkg/base.py"].replace("@dataclass\n", "")}, "no dataclass"),
         repo.commit({"pkg/base.py": INHERITED["pkg/base.py"]}, "back"),
     ]
-    git = GitRepository.discover(repo.path)
-    store = FactStore(git, Cache.open(None))
-    old_facts = facts_at(git, store, commits[0])
-    graph, trace = link_traced(old_facts)
     signatures = []
-    for i, commit in enumerate(commits[1:], start=1):
-        facts = facts_at(git, store, commit)
-        graph, trace = derive(graph, old_facts, facts, stored(trace))
-        assert_same_graph(graph, link(facts), f"commit {i}")
+    for graph in derived_along(repo, commits):
         sub = next(s for s in graph.symbols if s.id == "pkg/sub.py::Sub")
         signatures.append(sub.signature.text() if sub.signature else None)
-        old_facts = facts
     assert signatures == ["(id: int, owner: str, name: str=…)", None, "(id: int, name: str=…)"]
     assert derived_count(caplog) == 3  # pkg/sub.py itself never changed
 
@@ -542,17 +550,8 @@ def test_a_class_becoming_a_descriptor_changes_reads_in_files_that_did_not_chang
         repo.commit({"pkg/lazy.py": lazy}, "Lazy loses it, the name stays a descriptor's"),
         repo.commit({"pkg/lazy.py": lazy + GET}, "and gets it back"),
     ]
-    git = GitRepository.discover(repo.path)
-    store = FactStore(git, Cache.open(None))
-    old_facts = facts_at(git, store, commits[0])
-    graph, trace = link_traced(old_facts)
-    reads = []
-    for i, commit in enumerate(commits[1:], start=1):
-        facts = facts_at(git, store, commit)
-        graph, trace = derive(graph, old_facts, facts, stored(trace))
-        assert_same_graph(graph, link(facts), f"commit {i}")
-        reads.append(sorted(e.target for e in graph.edges if e.source == "pkg/use.py::read"))
-        old_facts = facts
+    reads = [sorted(e.target for e in graph.edges if e.source == "pkg/use.py::read")
+             for graph in derived_along(repo, commits)]
     holder, get = "pkg/holder.py::Holder", "pkg/lazy.py::Lazy::__get__"
     assert reads == [[holder, get], [holder, get], [holder], [holder, get]]
     assert derived_count(caplog) == 4
@@ -583,17 +582,8 @@ def test_a_metaclass_gaining_methods_changes_files_that_did_not_change(
         repo.commit({"pkg/meta.py": meta}, "and loses them"),
         repo.commit({"pkg/meta.py": meta + META_METHODS}, "and gets them back"),
     ]
-    git = GitRepository.discover(repo.path)
-    store = FactStore(git, Cache.open(None))
-    old_facts = facts_at(git, store, commits[0])
-    graph, trace = link_traced(old_facts)
-    seen = []
-    for i, commit in enumerate(commits[1:], start=1):
-        facts = facts_at(git, store, commit)
-        graph, trace = derive(graph, old_facts, facts, stored(trace))
-        assert_same_graph(graph, link(facts), f"commit {i}")
-        seen.append(sorted(e.target for e in graph.edges if e.source in ("pkg/user.py", "pkg/user.py::find")))
-        old_facts = facts
+    seen = [sorted(e.target for e in graph.edges if e.source in ("pkg/user.py", "pkg/user.py::find"))
+            for graph in derived_along(repo, commits)]
     new, registry = "pkg/meta.py::Meta::__new__", "pkg/meta.py::Meta::registry"
     assert seen == [[new, registry], [], [new, registry]]
     assert derived_count(caplog) == 3
