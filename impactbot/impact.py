@@ -306,6 +306,9 @@ def breaking_calls(
     return tuple(sorted(kept, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
 
+EXPECTED_FAILURES = frozenset({"xfail", "expectedFailure"})  # test decorators: the test may fail
+
+
 def _expected_to_fail(b: Breaking, head_facts: Mapping[str, FileFacts]) -> bool:
     """A call inside ``with pytest.raises(...)`` (or ``assertRaises``), or in a test marked
     ``xfail`` / ``expectedFailure``, may fail on purpose: a test checking that a wrong call
@@ -319,9 +322,6 @@ def _expected_to_fail(b: Breaking, head_facts: Mapping[str, FileFacts]) -> bool:
     definition = facts.definition(qualname) if qualname else None
     return definition is not None and any(
         d.removesuffix("()").rsplit(".", 1)[-1] in EXPECTED_FAILURES for d in definition.decorators)
-
-
-EXPECTED_FAILURES = frozenset({"xfail", "expectedFailure"})
 
 
 def _alternatives(head: SymbolGraph) -> dict[tuple[str, int, CallSite], list[ResolvedCall]]:
@@ -390,9 +390,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     # a caller base linked by the name alone guessed; with that name still a method of the
     # repository (now on two classes, so no longer guessed), the guess says nothing more
     named_still = name in head.method_names()
-    owner = removed.qualname.rpartition("::")[0]
-    class_gone = bool(owner) and base.symbols.get(f"{removed.path}::{owner}", removed).kind == "class" \
-        and f"{removed.path}::{owner}" not in head.symbols
+    owner = base.symbols.get(f"{removed.path}::{removed.qualname.rpartition('::')[0]}")
+    class_gone = owner is not None and owner.kind == "class" and owner.id not in head.symbols
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
