@@ -287,7 +287,8 @@ def breaking_calls(
             if _implied(call.site.callee, c.symbol):
                 continue  # `len(x)` runs `x.__len__()`: its arguments are not the dunder's
             reason = _fits_none(c.symbol, call.site, call.bound)
-            if reason and _fits_an_override(call, alternatives, head):
+            if reason and (_fits_an_override(call, alternatives, head)
+                           or _through_a_pass_through(call, head, head_facts)):
                 continue
             if reason:
                 out.add(Breaking(call.target, call.caller, head.symbols[call.caller].path
@@ -345,6 +346,36 @@ def _fits_an_override(call: ResolvedCall, alternatives: Mapping[tuple[str, int, 
         if other.target.rsplit("::", 1)[-1] == name and _fits_none(sym, other.site, other.bound) is None:
             return True
     return False
+
+
+def _through_a_pass_through(call: ResolvedCall, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
+    """Whether the callee is a name bound from a call of a function that returns its own
+    argument (``cls = load_object(path)``, where ``load_object`` returns ``path`` when it is
+    callable): the link gives such a call every argument any caller passed, so which one
+    this call got is not known."""
+    callee, sym = call.site.callee, head.symbols.get(call.caller)
+    facts = head_facts.get(sym.path) if sym is not None and callee and callee.isidentifier() else None
+    if facts is None or sym is None:
+        return False
+    lines = {b.line for b in facts.bindings if b.scope == sym.qualname and b.target == callee}
+    if not lines:
+        return False
+    for target, data in head.graph.succ[call.caller].items():
+        if "calls" in data["kinds"] and lines.intersection(head.lines(call.caller, target)):
+            func = head.symbols.get(target)
+            if func is not None and func.kind in ("function", "method") and _returns_an_argument(func, head_facts):
+                return True
+    return False
+
+
+def _returns_an_argument(func: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:
+    facts = head_facts.get(func.path)
+    definition = facts.definition(func.qualname) if facts is not None else None
+    if facts is None or definition is None or definition.signature is None:
+        return False
+    params = {p.name for p in definition.signature.params}
+    return any(b.scope == func.qualname and b.target == "<return>" and b.value
+               and re.split(r"[.(\[]", b.value, maxsplit=1)[0] in params for b in facts.bindings)
 
 
 def _fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:

@@ -1381,3 +1381,38 @@ def test_a_removed_class_takes_its_methods_out_of_the_dispatch_guesses(repo: Rep
     report = diff(repo.path, "main..feature")
     assert changed(report)["graphs.py::EdgeKeyGraph::add_edge"] == "removed"
     assert report["breaking"] == []
+
+
+LOADER = """def load_object(path):
+    if callable(path):
+        return path
+    return None
+
+
+def handler(request):
+    return request
+
+
+def other(a, b):
+    return a, b
+
+
+def register():
+    return load_object(handler), load_object(other)
+
+
+def build(spec):
+    cls = load_object(spec)
+    return cls(1)
+"""
+
+
+def test_a_callee_from_a_function_returning_its_argument_is_not_checked(repo: RepoBuilder) -> None:
+    # load_object(spec) gives whatever that caller passed; the link merges every caller's
+    # argument into its result, so `cls(1)` is not known to call `other`
+    repo.commit({"loader.py": LOADER})
+    repo.start_branch("feature")
+    repo.commit({"loader.py": LOADER.replace("def other(a, b):", "def other(a, b, c):")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["loader.py::other"] == "modified"
+    assert report["breaking"] == []
