@@ -9,7 +9,6 @@ a test skipped wrongly is worse than a long list.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ import networkx as nx
 
 from impactbot.link import receives_call_arguments
 from impactbot.link.modules import ModuleIndex
+from impactbot.link.python import parse_expr
 from impactbot.model import (
     CONFIDENCE_ORDER,
     Breaking,
@@ -375,7 +375,7 @@ def _returns_an_argument(func: Symbol, head_facts: Mapping[str, FileFacts]) -> b
         return False
     params = {p.name for p in definition.signature.params}
     return any(b.scope == func.qualname and b.target == "<return>" and b.value
-               and re.split(r"[.(\[]", b.value, maxsplit=1)[0] in params for b in facts.bindings)
+               and parse_expr(b.value)[0] in params for b in facts.bindings)
 
 
 def _fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:
@@ -496,7 +496,7 @@ class _LeftBehind:
         facts = self.facts.get(caller.path)
         if facts is None or self.modules is None or not site.callee:
             return False
-        first = re.split(r"[.(\[]", site.callee, maxsplit=1)[0]
+        first = parse_expr(site.callee)[0]
         parts = caller.qualname.split("::")
         scopes = {"", *("::".join(parts[: i + 1]) for i in range(len(parts)))}
         return self._outside(first, caller.path, scopes, 0)
