@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from helpers.linking import facts
 
 from impactbot.extract import extract
-from impactbot.link import link
+from impactbot.link import _Linker, link
+from impactbot.link.python import MAX_DEPTH
 
 CYCLES = {
     "star imports of each other": {"pkg/a.py": "from pkg.b import *\n\ndef f():\n    return g()\n",
@@ -28,3 +30,34 @@ def test_deep_alias_chains_are_cut_not_crashing() -> None:
     chain = "def f0():\n    return 1\n\n" + "".join(f"f{i} = f{i - 1}\n" for i in range(1, 3000)) + "f2999()\n"
     graph = link({"m.py": extract(chain.encode(), "python")})
     assert graph.symbols  # linked; a chain deeper than the resolver follows is just unknown
+
+
+def _lattice(levels: int) -> str:
+    """Two functions per level, each passing its argument to both of the next level:
+    2**levels paths lead to the last level's parameter."""
+    parts = ["class Job:\n    def run(self):\n        pass\n\n"]
+    for i in range(levels):
+        body = "    x.run()\n" if i == levels - 1 else f"    a{i + 1}(x)\n    b{i + 1}(x)\n"
+        parts += [f"def a{i}(x):\n{body}\n", f"def b{i}(x):\n{body}\n"]
+    parts.append("a0(Job())\nb0(Job())\n")
+    return "".join(parts)
+
+
+def test_value_flows_deeper_than_the_resolver_follows_are_walked_once_per_site() -> None:
+    levels = MAX_DEPTH + 10  # every chain from the last level to the top is cut short
+    linker = _Linker(facts({"m.py": _lattice(levels)}))
+    graph = linker.run()
+    calls = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert ("m.py::a0", "m.py::b1") in calls and ("m.py::b128", "m.py::a129") in calls
+    # each cut-short answer is reused within the resolution that cut it: a few per
+    # function, where walking every path again never finished
+    assert linker.r.resolutions < 10 * 2 * levels
+
+
+def test_a_cut_short_flow_still_gives_what_a_nearer_caller_passes() -> None:
+    levels = MAX_DEPTH + 10
+    entry = f"from m import a{levels - 8}\n\nclass Other:\n    def run(self):\n        pass\n\n" \
+            f"def go():\n    a{levels - 8}(Other())\n"
+    graph = link(facts({"m.py": _lattice(levels), "entry.py": entry}))
+    targets = {e.target for e in graph.edges if e.source == f"m.py::a{levels - 1}"}
+    assert "entry.py::Other::run" in targets
