@@ -276,10 +276,14 @@ class _Derivation:
         """Resolve the files to redo again; replay the sites that met a cycle only when needed.
 
         When none of the sites resolved again meets a cycle, and no site of the old
-        versions of their files entered one, every cycle is entered where it was before.
+        versions of their files entered one or reused what one computed, every cycle is
+        entered where it was before.
         """
         second = [i for i in revisit if self.where[i][0] in redo]
-        entered = any(self.trace.files[p].entered2 for p in (redo | self.changed) & self.trace.files.keys())
+        old = [self.trace.files[p] for p in (redo | self.changed) & self.trace.files.keys()]
+        # an old site that reused an answer cut short by a site asking before it may not
+        # meet the cut when asking first: replay in order whenever one did
+        entered = any(t.entered2 or t.cyclic2 for t in old)
         if not entered:
             self.linker.second_pass(self.sites, results, second, watch=self.recorder)
             if not any(self.recorder.seen[p].cyclic2 for p in redo):

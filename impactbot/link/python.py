@@ -330,8 +330,6 @@ class Resolver:
         self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, bool]] = {}
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
-        # answers cut short within the outermost resolution under way (see ``resolve``)
-        self._cut_short: dict[tuple[str, str], tuple[Values | None, bool]] = {}
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
         self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
         self._import_steps = 0
@@ -1074,10 +1072,6 @@ class Resolver:
         if len(self._active) > MAX_DEPTH:
             self.truncated = True  # a chain this long is not knowledge either
             return {}
-        if not self._active:
-            self._cut_short.clear()
-        elif key in self._cut_short:
-            return self._reuse_cut_short(key)
         outer, outer_truncated = self.touched_param, self.truncated
         self.touched_param = self.truncated = False
         self._active.add(key)
@@ -1087,23 +1081,14 @@ class Resolver:
         finally:
             self._active.discard(key)
         touched, truncated = self.touched_param, self.truncated
-        if not truncated:
-            self._memo[key] = (result, touched)
-        else:
-            # A cut-short answer depends on where the chain started: it is reused only
-            # until the outermost resolution returns (which has read all it read, for a
-            # trace). Without it, every path into a value-flow graph deeper than MAX_DEPTH
-            # walked it again: exponential (mypy, pandas: types and frames passed through
-            # hundreds of functions never finished linking).
-            self._cut_short[key] = (result, touched)
+        # Kept even when cut short, though such an answer depends on where the chain
+        # started (the first site to ask decides it): not keeping it made every path
+        # into a value-flow graph deeper than MAX_DEPTH walk it again, exponential in
+        # the paths (mypy, pandas: types and frames passed through hundreds of
+        # functions, and tests helpers called from thousands of tests, never finished).
+        self._memo[key] = (result, touched)
         self.touched_param = outer or touched
         self.truncated = outer_truncated or truncated
-        return result
-
-    def _reuse_cut_short(self, key: tuple[str, str]) -> Values | None:
-        result, touched = self._cut_short[key]
-        self.touched_param |= touched
-        self.truncated = True
         return result
 
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:

@@ -231,7 +231,11 @@ class TracingResolver(Resolver):
             self.tainted, self.stale = outer[0] or taint, outer[1] or stale
             self.touched_param, self.truncated = outer[2] or touch, outer[3] or cut_short
             self.frame = outer[4]
-        kept = stored() if stored is not None else True  # a cycle cut or a cut-short chain stores nothing
+        kept = stored() if stored is not None else True  # a cycle cut stores nothing
+        if kept and cut_short and stored is not None:
+            # a resolved expression is kept though cut short: like a value computed in a
+            # cycle, its answer depends on which site asked first, here this one
+            taint = self.tainted = self.cut = True
         if kept:
             _mark(self._tainted_keys, key, taint)
             # wrapper lists and MROs are cached without the link's flags: one that read

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers.linking import facts
+from helpers.linking import derived_from, facts
 
 from impactbot.extract import extract
 from impactbot.link import _Linker, link
@@ -61,3 +61,21 @@ def test_a_cut_short_flow_still_gives_what_a_nearer_caller_passes() -> None:
     graph = link(facts({"m.py": _lattice(levels), "entry.py": entry}))
     targets = {e.target for e in graph.edges if e.source == f"m.py::a{levels - 1}"}
     assert "entry.py::Other::run" in targets
+
+
+def test_a_derived_graph_keeps_an_answer_cut_short_by_an_earlier_site() -> None:
+    # `deep` (a.py, resolved first) asks for what c100's x holds 100 calls down a chain
+    # longer than the resolver follows, and keeps the cut-short answer; `shallow` (c.py)
+    # reuses it. Asked first, from `shallow`, the chain would reach `c0(Job())`.
+    length = MAX_DEPTH + 80
+    chain = "from a import deep\nfrom c import shallow\n\nclass Job:\n    def run(self):\n        pass\n\n"
+    chain += "".join(f"def c{i}(x):\n    c{i + 1}(x)\n" + ("    shallow(x)\n" if i == 100 else "") + "\n"
+                     for i in range(length))
+    chain += f"def c{length}(x):\n    deep(x)\n\nc0(Job())\n"
+    files = {"a.py": "def deep(x):\n    x.run()\n", "b.py": chain, "c.py": "def shallow(x):\n    x.run()\n"}
+    old_facts = facts(files)
+    new_facts = facts({**files, "c.py": files["c.py"] + "\n\ndef other():\n    pass\n"})
+    _graph, derived = derived_from(old_facts, new_facts)
+    scratch = link(new_facts)
+    assert sorted(map(repr, derived.edges)) == sorted(map(repr, scratch.edges))
+    assert derived.unresolved == scratch.unresolved
