@@ -115,6 +115,7 @@ class CallFacts(FileState):
         kwargs: list[tuple[str, str | None]] = []
         unpacked: list[tuple[str, str | None]] = []  # ("*", expr) / ("**", expr)
         star_at = -1
+        scope = self.scope_at(start)
         if arguments.kind_id != e.argument_list:
             positional.append(None)  # f(x for x in y)
         else:
@@ -124,7 +125,8 @@ class CallFacts(FileState):
                     parts = arg.children
                     keyword = text_of(parts[0])
                     keywords.append(keyword)
-                    kwargs.append((keyword, expr(parts[-1]) if len(parts) > 2 else None))
+                    value = (expr(parts[-1]) or self._displayed(parts[-1], scope)) if len(parts) > 2 else None
+                    kwargs.append((keyword, value))
                 elif kind in e.list_splat:
                     if not self._spread(arg, positional):
                         star_at = -2 if star else len(positional)  # a second one: positions open
@@ -135,11 +137,10 @@ class CallFacts(FileState):
                         starstar = True
                         unpacked.append(("**", self._unpacked(arg)))
                 elif kind != e.comment:
-                    positional.append(expr(arg))
+                    positional.append(expr(arg) or self._displayed(arg, scope))
         # `f(a, *xs)`: the elements of xs take the positions after a; with a positional
         # argument after the star (or two stars) no element's position is known
         kwargs.extend((k, v) for k, v in unpacked if v is not None and (k == "**" or star_at == len(positional)))
-        scope = self.scope_at(start)
         self.callees[node_key(node)] = callee
         args = tuple(positional)
         self.sites.append(
@@ -161,6 +162,16 @@ class CallFacts(FileState):
         )
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
             self._container_call(node, scope, callee, args, keywords)
+
+    def _displayed(self, arg: Node, scope: str) -> str | None:
+        """``f([g, h])``: a name for the list, bound to its elements as ``x = [g, h]`` binds
+        ``x``, so that ``for task in tasks: task()`` in ``f`` finds g and h."""
+        values = self.x.sequence_values(arg)
+        if values is None:
+            return None
+        name = f"<arg@{arg.start_point.row + 1}:{arg.start_point.column}>"
+        self._bind(arg, scope, [(name + suffix, value) for suffix, value in values], "assign")
+        return name
 
     def _spread(self, splat: Node, positional: list[str | None]) -> bool:
         """``*[f, g]`` passes ``f`` and ``g`` as if written out: add them; False for a splat

@@ -187,6 +187,14 @@ class Expressions:
             return [("", None)] + ([] if body is None else _prefixed("[]", self.values(body)))
         return [("", self.expr(node))]
 
+    def sequence_values(self, node: Node) -> Values | None:
+        """``values`` of a list, tuple or set display that holds something to resolve (a name,
+        an attribute, a call); None for anything else (constants only, not a display)."""
+        if node.kind_id not in self._sequences:
+            return None
+        values = self.values(node)
+        return values if any(suffix and value is not None for suffix, value in values) else None
+
     def _both(self, node: Node) -> Values:
         left = node.child_by_field_id(self._f_left)
         right = node.child_by_field_id(self._f_right)

@@ -413,7 +413,7 @@ class _Linker:
             return targets, "proxied"  # what __getattr__ hands back is not known: a name may tell
         if targets:
             return targets, "ok"
-        if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M") for v in vals):
+        if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M", "D") for v in vals):
             return [], "external"
         return [], "unknown"
 
@@ -453,7 +453,7 @@ class _Linker:
             targets.extend(self.r.iterator_next(callee, scope, line))
         if targets:
             return targets, "ok"
-        return [], "external" if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M") for v in vals) else "unknown"
+        return [], "external" if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M", "D") for v in vals) else "unknown"
 
     def _builtin_inplace(self, method_id: str, name: str) -> bool:
         owner = self.r.scopes[method_id].owner_class if method_id in self.r.scopes else None

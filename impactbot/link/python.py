@@ -1298,7 +1298,11 @@ class Resolver:
         if name.endswith("[]") and name[:-2] in scope.params:
             # elements of *args / **kwargs: what callers passed beyond the named parameters
             vals = self._resolve_sources(scope.names.get(name, []), scope)
-            _merge(vals, self._param_values(scope, name), True)
+            flows = self._param_values(scope, name)
+            _merge(vals, flows, True)
+            if not flows and self._positional_param(scope, name[:-2]):
+                # an element of what was passed (``run_all([f, g])``: ``for task in tasks``)
+                _merge(vals, self._elements(self._param_values(scope, name[:-2])), True)
             return vals
         if name in scope.names:
             vals = self._resolve_sources(scope.names[name], scope)
@@ -1311,6 +1315,13 @@ class Resolver:
         if name in scope.params:
             _merge(vals, self._param_values(scope, name), True)
         return vals
+
+    @staticmethod
+    def _positional_param(scope: Scope, name: str) -> bool:
+        """Whether ``name`` is a parameter taking one argument (not ``*args``/``**kwargs``)."""
+        d = scope.definition
+        params = d.signature.params if d is not None and d.signature is not None else ()
+        return any(p.name == name and p.kind not in ("var_positional", "var_keyword") for p in params)
 
     def _star_lookup(self, name: str, scope: Scope) -> Values | None:
         for imp in scope.names["*"]:
@@ -1433,7 +1444,15 @@ class Resolver:
 
     def _binding_value(self, src: Binding, scope: Scope) -> Values:
         """What an assignment stores; a module or class body evaluates it at its line."""
-        if src.value is not None and scope.kind in ("module", "class"):
+        if src.value is None:
+            # a list, tuple or set display whose elements the scope binds (``x = [f, g]``,
+            # ``x = []; x.append(f)``): the container itself, so that a function it is
+            # passed to reads its elements
+            if src.target.startswith("<return>"):
+                return {}  # a function's returned displays are its call results' business
+            self._note((scope.id, src.target + "[]"))
+            return {("D", scope.id, src.target): False} if src.target + "[]" in scope.names else {}
+        if scope.kind in ("module", "class"):
             return self.resolve_line(src.value, scope.id, src.line) or {}
         return self.resolve(src.value, scope.id) or {}
 
@@ -1829,6 +1848,8 @@ class Resolver:
         for val, _inferred in vals.items():
             if val[0] == "G":
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
+            elif val[0] == "D":
+                _merge(out, self._scope_target(val[1], val[2] + "[]"), True)
             elif val[0] in ("I", "IS"):
                 _merge(out, self._instance_elements(val), True)
             elif val[0] == "X":
