@@ -32,7 +32,7 @@ from impactbot.link.python import (
     keys_read,
     parse_expr,
 )
-from impactbot.model import Binding, FileFacts, Import
+from impactbot.model import Binding, FileFacts, Import, symbol_id
 
 Read = tuple[str, str]  # what resolution read: (scope id, class id or marker; name or marker)
 Reads = Mapping[str, Collection[str]]  # reads grouped: scope id (or marker) -> names read there
@@ -160,6 +160,7 @@ class _Version:
     scopes: dict[str, Scope]
     facts: FileFacts
     stores: dict[str, list[tuple[object, ...]]] = field(default_factory=dict)  # attr -> `obj.attr = v` outside
+    calls: dict[str, list[tuple[object, ...]]] | None = None  # scope id -> its calls (see ``_calls``)
 
 
 def _stores_by_path(r: Resolver) -> dict[str, dict[str, list[tuple[object, ...]]]]:
@@ -190,6 +191,22 @@ def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes
         _compare_scope(sid, o, n, old, new, out)
 
 
+def _signature(scope: Scope | None) -> tuple[tuple[str, str], ...]:
+    d = scope.definition if scope is not None else None
+    return tuple((p.name, p.kind) for p in d.signature.params) if d is not None and d.signature is not None else ()
+
+
+def _calls(version: _Version, path: str, sid: str) -> list[tuple[object, ...]]:
+    """The calls a scope makes as ``Resolver.passed_through`` reads them (lines apart)."""
+    if version.calls is None:
+        version.calls = defaultdict(list)
+        for site in version.facts.calls:
+            if site.kind == "call":
+                key = symbol_id(path, site.scope)
+                version.calls[key].append((site.callee, site.args, site.kwargs, site.star, site.starstar))
+    return version.calls.get(sid, [])
+
+
 def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, new: _Version, out: Changes) -> None:
     scope = n or o
     assert scope is not None
@@ -209,6 +226,10 @@ def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, ne
     changed |= {name for name in ov.keys() | nv.keys() if ov.get(name) != nv.get(name)}
     op, np = (set(o.params) if o else set()), (set(n.params) if n else set())
     changed |= op ^ np
+    if _signature(o) != _signature(n):
+        changed.add("<signature>")  # which argument a call passes for a returned parameter
+    if _calls(old, scope.path, sid) != _calls(new, scope.path, sid):
+        changed.add("<calls>")  # the arguments a call assigned in the scope passes
     if scope.kind == "class":  # a property given or denied a setter: assigning it calls another way
         changed |= _settable(old.r, sid) ^ _settable(new.r, sid)
         # `x = property(...)` made or unmade: reads of `.x` anywhere are resolved, or not

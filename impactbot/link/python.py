@@ -37,6 +37,7 @@ import builtins
 import functools
 import itertools
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -55,6 +56,10 @@ MAX_VALUES = 12
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
+_DOTTED = re.compile(r"[A-Za-z_][\w.]*")
+# An assignment's call may stand this many lines below the statement's first line
+# (a conditional expression or arguments wrapped over lines).
+MAX_STATEMENT_LINES = 8
 IMPORT_LOOKUP_BUDGET = 256  # lookups of imported names one lookup may lead to
 # A class whose base names may hold more combinations of classes than this gets its
 # members from the merged MRO alone (the first class there that has them).
@@ -331,6 +336,7 @@ class Resolver:
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
+        self._sites_by_scope: dict[str, list[CallSite]] | None = None  # calls, for ``passed_through``
         self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
         self._import_steps = 0
         self._mro: dict[str, tuple[str, ...]] = {}
@@ -847,7 +853,7 @@ class Resolver:
         """What an assignment to an instance attribute stored. A property read there ran its
         getter there: reading the attribute later gives what the getter returned, and runs
         nothing."""
-        vals = self.resolve(binding.value, where) if binding.value else {}
+        vals = self._stored_call(binding, where) if binding.value else {}
         if not vals or not any(v[0] == "R" for v in vals):
             return vals or {}
         out: Values = {}
@@ -861,6 +867,105 @@ class Resolver:
                 seen.add(val)
                 todo.extend((v, True) for v in self.returns(val[1]))
         return out
+
+    def _stored_call(self, binding: Binding, where: str) -> Values:
+        """``self.cls = load_object(path)``: as ``_binding_value`` reads a call's result."""
+        assert binding.value is not None
+        scope = self.scopes.get(where)
+        if scope is not None and binding.value.endswith("()"):
+            passed = self.passed_through(binding.value, scope, binding.line)
+            if passed is not None:
+                return passed
+        return self.resolve(binding.value, where) or {}
+
+    # ------------------------------------------------------- pass-through
+
+    def passed_through(self, value: str, scope: Scope, line: int) -> Values | None:
+        """What ``f(arg)`` gives, for a function ``f`` returning a parameter, at this call.
+
+        Flows are not told apart by call: a parameter holds every argument any call
+        passed, so ``cls = load_object(spec)`` would hold whatever any other call of
+        ``load_object`` loaded. A return of a bare parameter gives this call's argument
+        instead (one level of context); the other returns give what they always give.
+        None when ``value`` is not such a call (then it resolves as any expression).
+        """
+        callee = value[:-2]
+        if not callee or not _DOTTED.fullmatch(callee):
+            return None
+        site = self._site_at(scope.id, line, callee)
+        if site is None or site.star or site.starstar:
+            return None
+        funcs = (self.resolve_line(callee, scope.id, line) if scope.kind in ("module", "class")
+                 else self.resolve(callee, scope.id))
+        if not funcs or len(funcs) > MAX_VALUES:
+            return None
+        returned: list[tuple[Scope, list[object]]] = []
+        for val in funcs:
+            func = self.scopes.get(val[1]) if val[0] == "S" else None
+            if func is None or func.kind != "function" or not self._returns_a_parameter(func):
+                return None
+            returned.append((func, func.names["<return>"]))
+        out: Values = {}
+        for func, sources in returned:
+            for src in sources:
+                arg = self._argument(func, src, site)
+                if arg is None:
+                    _merge(out, self._resolve_sources([src], func), True)
+                elif arg:
+                    _merge(out, self._argument_value(arg, scope, line), True)
+        return out
+
+    def _returns_a_parameter(self, func: Scope) -> bool:
+        """A plain function (no wrapper, no generator, no return annotation) with a return
+        statement giving one of its parameters as it is."""
+        self._note((func.id, "<return>"))
+        self._note((func.id, "<signature>"))
+        sources = func.names.get("<return>", [])
+        if "<return>[]" in func.names or self.wrappers(func.id):
+            return False
+        if any(not isinstance(b, Binding) or b.kind != "return" for b in sources):
+            return False
+        return any(isinstance(b, Binding) and b.value in func.params for b in sources)
+
+    def _argument(self, func: Scope, src: object, site: CallSite) -> str | None:
+        """The argument expression ``site`` passes for the parameter ``src`` returns; ""
+        when it passes one that is not an expression to resolve; None when the return is
+        not a bare parameter or the call leaves it to its default (or to ``*args``)."""
+        if not isinstance(src, Binding) or src.value not in func.params:
+            return None
+        d = func.definition
+        params = d.signature.params if d is not None and d.signature is not None else ()
+        for i, p in enumerate(params):
+            if p.name != src.value:
+                continue
+            if p.kind in ("var_positional", "var_keyword"):
+                return None
+            if p.kind != "keyword_only" and i < len(site.args):
+                return site.args[i] or ""
+            return next((v or "" for k, v in site.kwargs if k == p.name), None)
+        return None
+
+    def _argument_value(self, arg: str, scope: Scope, line: int) -> Values:
+        if scope.kind in ("module", "class"):
+            return self.resolve_line(arg, scope.id, line) or {}
+        return self.resolve(arg, scope.id) or {}
+
+    def _site_at(self, scope_id: str, line: int, callee: str) -> CallSite | None:
+        """The call of ``callee`` an assignment at ``line`` makes: the first one in its scope
+        at or after the line (a statement may span lines), when that line has only one."""
+        self._note((scope_id, "<calls>"))
+        if self._sites_by_scope is None:
+            self._sites_by_scope = defaultdict(list)
+            for path in sorted(self.facts):
+                for site in self.facts[path].calls:
+                    if site.kind == "call" and site.callee is not None:
+                        self._sites_by_scope[symbol_id(path, site.scope)].append(site)
+        found = [s for s in self._sites_by_scope.get(scope_id, ()) if s.callee == callee and s.line >= line]
+        if not found:
+            return None
+        first = min(s.line for s in found)
+        at = [s for s in found if s.line == first]
+        return at[0] if len(at) == 1 and first - line <= MAX_STATEMENT_LINES else None
 
     def _stores_on(self, class_id: str, attr: str, exact: bool = True) -> list[tuple[Binding, str]]:
         """Assignments ``obj.attr = value`` outside the class's methods where ``obj`` is an
@@ -1452,6 +1557,10 @@ class Resolver:
                 return {}  # a function's returned displays are its call results' business
             self._note((scope.id, src.target + "[]"))
             return {("D", scope.id, src.target): False} if src.target + "[]" in scope.names else {}
+        if src.value.endswith("()"):
+            passed = self.passed_through(src.value, scope, src.line)
+            if passed is not None:
+                return passed
         if scope.kind in ("module", "class"):
             return self.resolve_line(src.value, scope.id, src.line) or {}
         return self.resolve(src.value, scope.id) or {}

@@ -1,0 +1,84 @@
+"""A function returning a parameter gives each call the argument that call passed."""
+
+from __future__ import annotations
+
+from helpers.linking import derived_from, facts
+
+from impactbot.link import link
+
+HELPERS = """
+def ident(f):
+    return f
+
+def load(spec, default=None):
+    if callable(spec):
+        return spec
+    return default
+
+def first():
+    pass
+
+def second():
+    pass
+"""
+
+
+def _targets(files: dict[str, str], caller: str) -> set[str]:
+    graph = link(facts(files))
+    return {e.target for e in graph.edges if e.source == caller and e.kind == "calls"}
+
+
+def test_each_call_gets_its_own_argument_back() -> None:
+    caller = """
+from h import ident, load, first, second
+
+def one():
+    g = ident(first)
+    g()
+
+def two():
+    g = ident(f=second)
+    g()
+    c = (load(first)
+         if g else None)
+    c()
+"""
+    files = {"h.py": HELPERS, "c.py": caller}
+    assert _targets(files, "c.py::one") == {"h.py::ident", "h.py::first"}
+    assert _targets(files, "c.py::two") == {"h.py::ident", "h.py::load", "h.py::first", "h.py::second"}
+
+
+def test_an_attribute_stored_from_a_pass_through_call() -> None:
+    caller = """
+from h import load, first, second
+
+class Runner:
+    def __init__(self):
+        self.job = load(first)
+
+    def run(self):
+        self.job()
+
+def elsewhere():
+    return load(second)
+"""
+    assert _targets({"h.py": HELPERS, "c.py": caller}, "c.py::Runner::run") == {"h.py::first"}
+
+
+def test_other_returns_and_defaults_keep_what_they_give() -> None:
+    helpers = HELPERS + "\ndef pick(f=first):\n    if f:\n        return f\n    return second\n"
+    caller = "from h import pick, first\n\ndef use():\n    g = pick()\n    g()\n"
+    # no argument: the parameter holds its default, and the other return its value
+    assert {"h.py::first", "h.py::second"} <= _targets({"h.py": helpers, "c.py": caller}, "c.py::use")
+
+
+def test_a_derived_graph_follows_a_changed_argument_and_a_reordered_signature() -> None:
+    caller = "from h import ident, first, second\n\nchosen = ident(first)\n"
+    reader = "from c import chosen\n\ndef run():\n    chosen()\n"
+    old_facts = facts({"h.py": HELPERS, "c.py": caller, "r.py": reader})
+    for change in ({"c.py": caller.replace("ident(first)", "ident(second)")},
+                   {"h.py": HELPERS.replace("def load(spec, default=None)", "def load(default, spec=None)")},
+                   {"h.py": HELPERS.replace("def ident(f):\n    return f", "def ident(g, f=None):\n    return f")}):
+        new_facts = facts({"h.py": HELPERS, "c.py": caller, "r.py": reader, **change})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert sorted(map(repr, derived.edges)) == sorted(map(repr, link(new_facts).edges))
