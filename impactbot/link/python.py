@@ -38,6 +38,7 @@ import functools
 import itertools
 import math
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -336,7 +337,7 @@ class Resolver:
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
-        self._sites_by_scope: dict[str, list[CallSite]] | None = None  # calls, for ``passed_through``
+        self._sites_by_scope: dict[tuple[str, str], list[CallSite]] | None = None  # calls, for ``passed_through``
         self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
         self._import_steps = 0
         self._mro: dict[str, tuple[str, ...]] = {}
@@ -959,13 +960,16 @@ class Resolver:
             for path in sorted(self.facts):
                 for site in self.facts[path].calls:
                     if site.kind == "call" and site.callee is not None:
-                        self._sites_by_scope[symbol_id(path, site.scope)].append(site)
-        found = [s for s in self._sites_by_scope.get(scope_id, ()) if s.callee == callee and s.line >= line]
-        if not found:
+                        self._sites_by_scope[(symbol_id(path, site.scope), site.callee)].append(site)
+            for sites in self._sites_by_scope.values():
+                sites.sort(key=lambda s: s.line)
+        sites = self._sites_by_scope.get((scope_id, callee), [])
+        i = bisect_left(sites, line, key=lambda s: s.line)
+        if i == len(sites) or sites[i].line - line > MAX_STATEMENT_LINES:
             return None
-        first = min(s.line for s in found)
-        at = [s for s in found if s.line == first]
-        return at[0] if len(at) == 1 and first - line <= MAX_STATEMENT_LINES else None
+        if i + 1 < len(sites) and sites[i + 1].line == sites[i].line:
+            return None  # two calls of it on that line: which one is assigned is not known
+        return sites[i]
 
     def _stores_on(self, class_id: str, attr: str, exact: bool = True) -> list[tuple[Binding, str]]:
         """Assignments ``obj.attr = value`` outside the class's methods where ``obj`` is an
