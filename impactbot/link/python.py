@@ -917,23 +917,23 @@ class Resolver:
         return out
 
     def _returns_a_parameter(self, func: Scope) -> bool:
-        """A plain function (no wrapper, no generator, no return annotation) with a return
-        statement giving one of its parameters as it is."""
+        """A plain function (no wrapper, no generator) with a return statement giving one
+        of its parameters as it is."""
         self._note((func.id, "<return>"))
         self._note((func.id, "<signature>"))
         sources = func.names.get("<return>", [])
         if "<return>[]" in func.names or self.wrappers(func.id):
             return False
-        if any(not isinstance(b, Binding) or b.kind != "return" for b in sources):
+        if any(not isinstance(b, Binding) or b.kind not in ("return", "annotation") for b in sources):
             return False
-        return any(isinstance(b, Binding) and b.value in func.params for b in sources)
+        return any(isinstance(b, Binding) and b.kind == "return" and b.value in func.params for b in sources)
 
     def _argument(self, func: Scope, src: object, site: CallSite) -> str | None:
         """The argument expression ``site`` passes for the parameter ``src`` returns; ""
         when it passes one that is not an expression to resolve; None when the return is
         not a bare parameter or the call leaves it to its default (or to ``*args``)."""
-        if not isinstance(src, Binding) or src.value not in func.params:
-            return None
+        if not isinstance(src, Binding) or src.kind != "return" or src.value not in func.params:
+            return None  # (a return annotation gives what it names)
         d = func.definition
         params = d.signature.params if d is not None and d.signature is not None else ()
         for i, p in enumerate(params):

@@ -10,7 +10,7 @@ HELPERS = """
 def ident(f):
     return f
 
-def load(spec, default=None):
+def load(spec, default=None) -> object:
     if callable(spec):
         return spec
     return default
