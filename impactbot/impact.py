@@ -9,7 +9,7 @@ a test skipped wrongly is worse than a long list.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -56,6 +56,7 @@ class SymbolGraph:
                 self.graph.add_edge(e.source, e.target, kinds={e.kind: e.confidence})
         self.unresolved = dict(linked.unresolved)
         self._call_lines: dict[tuple[str, str], tuple[int, ...]] | None = None
+        self._wrapped_lines: dict[str, set[int]] | None = None
         self._method_names: frozenset[str] | None = None
 
     def method_names(self) -> frozenset[str]:
@@ -104,6 +105,49 @@ class SymbolGraph:
             if "calls" in data["kinds"] and src != node:
                 yield src, data["kinds"]["calls"]
 
+    def wraps(self, wrapper: str, target: str) -> bool:
+        """Whether ``wrapper`` calls ``target`` as the function it wraps: the closure of a
+        decorator (``def wrapper(*a): return func(*a)``) calling whichever function was
+        decorated. Told from the graph: some call of a decorated function reaches both
+        it and the wrapper on one line, and the wrapper calls ``target`` on the line where
+        it calls that function.
+
+        Such a call runs for every function the decorator decorated: walking up from
+        ``target`` through the wrapper would reach the callers of all of them, while
+        the callers that do run ``target`` call it themselves.
+        """
+        if self._wrapped_lines is None:
+            self._wrapped_lines = self._wrapper_lines()
+        lines = self._wrapped_lines.get(wrapper)
+        return lines is not None and not lines.isdisjoint(self.lines(wrapper, target))
+
+    def _wrapper_lines(self) -> dict[str, set[int]]:
+        """Wrapper -> the lines where it calls what it wraps."""
+        at: dict[tuple[str, int], set[str]] = defaultdict(set)
+        inferred: set[str] = set()  # closures reached by an inferred call (a wrapper's are)
+        for e in self.linked.edges:
+            if e.kind == "calls":
+                for line in e.lines:
+                    at[(e.source, line)].add(e.target)
+                if e.confidence == "inferred" and self._closure(e.target):
+                    inferred.add(e.target)
+        out: dict[str, set[int]] = defaultdict(set)
+        for targets in at.values():
+            if len(targets) < 2 or targets.isdisjoint(inferred):
+                continue
+            for wrapper in targets & inferred:
+                for wrapped in targets - {wrapper}:
+                    lines = self.lines(wrapper, wrapped)
+                    if lines and self.graph.edges[wrapper, wrapped]["kinds"].get("calls") == "inferred":
+                        out[wrapper].update(lines)
+        return out
+
+    def _closure(self, node: str) -> bool:
+        """A function defined in a function (a decorator's wrapper is)."""
+        symbol = self.symbols.get(node)
+        parent = self.symbols.get(node.rsplit("::", 1)[0]) if symbol is not None and "::" in symbol.qualname else None
+        return symbol is not None and symbol.kind == "function" and parent is not None and parent.kind == "function"
+
     def fan_in(self, node: str) -> int:
         return sum(1 for _ in self.dependents(node))
 
@@ -131,6 +175,9 @@ def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
     """Multi-source breadth-first walk; seeds map a node to (parent, confidence)."""
     seen: dict[str, _Visit] = {}
     queue: deque[str] = deque()
+    # reached only as the wrapper calling what it wraps: impacted, but its callers are
+    # not (see SymbolGraph.wraps) unless another path reaches it
+    wrapping: set[str] = set()
     for node, (parent, conf) in sorted(seeds.items()):
         seen[node] = _Visit(0 if parent is None else 1, parent, conf)
         queue.append(node)
@@ -146,10 +193,18 @@ def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
         for dep, conf in deps:
             best_conf = _weakest(visit.confidence, conf)
             old = seen.get(dep)
+            wrapper = graph.wraps(dep, node)
             if old is None:
                 seen[dep] = _Visit(visit.depth + 1, node, best_conf)
+                if wrapper:
+                    wrapping.add(dep)
+                else:
+                    queue.append(dep)
+                continue
+            if dep in wrapping and not wrapper:
+                wrapping.discard(dep)
                 queue.append(dep)
-            elif old.depth == visit.depth + 1:
+            if old.depth == visit.depth + 1:
                 if CONFIDENCE_ORDER[best_conf] < CONFIDENCE_ORDER[old.confidence]:
                     old.others.append(old.parent or "")
                     old.parent, old.confidence = node, best_conf

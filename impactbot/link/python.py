@@ -893,6 +893,16 @@ class Resolver:
         callee = value[:-2]
         if not callee or not _DOTTED.fullmatch(callee):
             return None
+        key = ("<through>", f"{scope.id}@{line}:{value}")
+        if key in self._active or len(self._active) > MAX_DEPTH:
+            return None  # functions returning each other's calls: resolve as any expression
+        self._active.add(key)
+        try:
+            return self._passed_through(callee, scope, line)
+        finally:
+            self._active.discard(key)
+
+    def _passed_through(self, callee: str, scope: Scope, line: int) -> Values | None:
         site = self._site_at(scope.id, line, callee)
         if site is None or site.star or site.starstar:
             return None

@@ -82,3 +82,22 @@ def test_a_derived_graph_follows_a_changed_argument_and_a_reordered_signature() 
         new_facts = facts({"h.py": HELPERS, "c.py": caller, "r.py": reader, **change})
         _graph, derived = derived_from(old_facts, new_facts)
         assert sorted(map(repr, derived.edges)) == sorted(map(repr, link(new_facts).edges))
+
+
+def test_pass_through_functions_returning_each_others_calls() -> None:
+    source = HELPERS + """
+def f(x):
+    if x:
+        return x
+    return g(x)
+
+def g(y):
+    if y:
+        return y
+    return f(y)
+
+def use():
+    h = f(first)
+    h()
+"""
+    assert "h.py::first" in _targets({"h.py": source}, "h.py::use")
