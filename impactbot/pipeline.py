@@ -34,7 +34,7 @@ from impactbot.model import (
     Symbol,
 )
 from impactbot.rank import rank, similarities
-from impactbot.versions import EXTRACTOR_VERSION, LINK_VERSION
+from impactbot.versions import EXTRACTOR_VERSION, IMPACT_VERSION, LINK_VERSION
 
 if TYPE_CHECKING:
     from impactbot.link.incremental import LinkTrace
@@ -313,7 +313,7 @@ def report_key(changes: ChangeSet, settings: Settings, semantic: bool) -> str | 
 
     parts = (changes.base.commit, changes.head.commit, settings.depth, settings.hub_cap, settings.include,
              settings.exclude, settings.max_impacted, semantic and settings.model, EXTRACTOR_VERSION,
-             LINK_VERSION, __version__, changes.base.ref, changes.head.ref)
+             LINK_VERSION, IMPACT_VERSION, __version__, changes.base.ref, changes.head.ref)
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
