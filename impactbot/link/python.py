@@ -338,6 +338,7 @@ class Resolver:
         self._active: set[tuple[str, str]] = set()
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
         self._sites_by_scope: dict[tuple[str, str], list[CallSite]] | None = None  # calls, for ``passed_through``
+        self._pass_names: frozenset[str] | None = None
         self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
         self._import_steps = 0
         self._mro: dict[str, tuple[str, ...]] = {}
@@ -891,8 +892,8 @@ class Resolver:
         None when ``value`` is not such a call (then it resolves as any expression).
         """
         callee = value[:-2]
-        if not callee or not _DOTTED.fullmatch(callee):
-            return None
+        if callee.rpartition(".")[2] not in self._pass_through_names() or not _DOTTED.fullmatch(callee):
+            return None  # (most calls: no function of that name returns a parameter)
         key = ("<through>", f"{scope.id}@{line}:{value}")
         if key in self._active or len(self._active) > MAX_DEPTH:
             return None  # functions returning each other's calls: resolve as any expression
@@ -926,17 +927,20 @@ class Resolver:
                     _merge(out, self._argument_value(arg, scope, line), True)
         return out
 
+    def _pass_through_names(self) -> frozenset[str]:
+        """Names of the functions whose own statements make them pass-through (below)."""
+        if self._pass_names is None:
+            self._pass_names = frozenset(
+                s.definition.name for s in self.scopes.values()
+                if s.kind == "function" and s.definition is not None and _returns_a_parameter(s))
+        return self._pass_names
+
     def _returns_a_parameter(self, func: Scope) -> bool:
         """A plain function (no wrapper, no generator) with a return statement giving one
         of its parameters as it is."""
         self._note((func.id, "<return>"))
         self._note((func.id, "<signature>"))
-        sources = func.names.get("<return>", [])
-        if "<return>[]" in func.names or self.wrappers(func.id):
-            return False
-        if any(not isinstance(b, Binding) or b.kind not in ("return", "annotation") for b in sources):
-            return False
-        return any(isinstance(b, Binding) and b.kind == "return" and b.value in func.params for b in sources)
+        return _returns_a_parameter(func) and not self.wrappers(func.id)
 
     def _argument(self, func: Scope, src: object, site: CallSite) -> str | None:
         """The argument expression ``site`` passes for the parameter ``src`` returns; ""
@@ -2434,6 +2438,17 @@ def _stored_attr(attr: str) -> bool:
     """
     name = attr.removesuffix("[]")
     return name.isidentifier() and not (name.startswith("__") and name.endswith("__"))
+
+
+def _returns_a_parameter(func: Scope) -> bool:
+    """Whether a function's returns include one of its parameters as it is, and nothing a
+    call could not be told from (a generator's yields)."""
+    sources = func.names.get("<return>", [])
+    if not sources or "<return>[]" in func.names:
+        return False
+    if any(not isinstance(b, Binding) or b.kind not in ("return", "annotation") for b in sources):
+        return False
+    return any(isinstance(b, Binding) and b.kind == "return" and b.value in func.params for b in sources)
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:
