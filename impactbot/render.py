@@ -38,6 +38,7 @@ from impactbot.report import partial_reason
 MARKER = "<!-- impactbot:report -->"
 TESTS_IN_COMMAND = 50  # a longer pytest command line is not something a reviewer copies
 SUMMARY_MAX_BYTES = 1_000_000  # GitHub rejects a job summary over 1 MiB
+CHANGED_SHOWN = 20  # changed symbols listed before the rest are folded into a <details>
 _MAX_FREE_TEXT = 500  # reasons and notes are single sentences; longer ones are clipped
 _ARROW = " ← "
 
@@ -395,6 +396,8 @@ def _view(report: Report, rows: _Rows, layout: _Layout, first: _Layout) -> dict[
         "partial_reason": _clip(reason) if (reason := partial_reason(report)) else None,
         "run_all_tests": _clip(report.run_all_tests) if report.run_all_tests else None,
         "changed": rows.changed[: layout.limit(len(rows.changed))],
+        # the most telling first (removed, signature changes); the rest folded away
+        "changed_shown": CHANGED_SHOWN,
         "top": rows.impacted[: layout.limit(layout.top)],
         "all_impacted": rows.impacted if "impacted" in layout.details else (),
         "mermaid": _mermaid(report, layout.limit(layout.mermaid)),

@@ -29,11 +29,13 @@ from helpers.reports import (
     no_impact_report,
     partial_report,
     sample_report,
+    symbol,
 )
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from impactbot.errors import ConfigError
+from impactbot.model import ChangedSymbol
 from impactbot.render import (
     MARKER,
     SUMMARY_MAX_BYTES,
@@ -184,6 +186,19 @@ def test_changed_symbols_list_removals_and_signature_changes_first() -> None:
         in text
     )
     assert "| renamed from `pkg/pricing.py::add_tax` |" in text
+
+
+def test_a_long_list_of_changed_symbols_folds_past_the_first_twenty() -> None:
+    many = tuple(ChangedSymbol(symbol("pkg/moved.py", f"helper_{i:02}", line=i + 1), "renamed",
+                               old_id=f"pkg/old.py::helper_{i:02}") for i in range(25))
+    text = render_markdown(sample_report(changed=many))
+    shown, folded = (rows for rows in tables(text) if rows[0][0][0].content == "Symbol" and len(rows[0]) == 3)
+    assert [r[0][0].content for r in shown[1:]] == [f"pkg/moved.py::helper_{i:02}" for i in range(20)]
+    assert [r[0][0].content for r in folded[1:]] == [f"pkg/moved.py::helper_{i:02}" for i in range(20, 25)]
+    assert "<summary>5 more changed symbols</summary>" in text
+    # the section after the fold is still a heading, not text inside the HTML block
+    headings = [t.content for t in gfm.parse(text) if t.type == "inline" and t.content.startswith("Impacted")]
+    assert len(headings) == 1 and headings[0].startswith("Impacted (")
 
 
 def test_paths_read_from_the_change_outwards() -> None:
