@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from impactbot.cache import Cache
 from impactbot.config import Settings
+from impactbot.config_changes import loud_sections, sectioned
 from impactbot.diff import changed_class_names, changed_names, changed_symbols
 from impactbot.extract import language_for
 from impactbot.model import (
     ChangedSymbol,
     ChangeSet,
+    FileChange,
     FileFacts,
     Impact,
     Impacted,
@@ -293,16 +295,33 @@ RUN_ALL_FILES = (
 NOT_TESTED_DIRS = frozenset({"docs", "doc", "examples", "example"})
 
 
-def run_all_reason(changes: ChangeSet) -> str | None:
-    """Changes the call graph cannot follow into tests (configuration, fixtures, lock files)."""
+def run_all_reason(changes: ChangeSet, repo: BlobReader | None = None) -> str | None:
+    """Changes the call graph cannot follow into tests (configuration, fixtures, lock files).
+
+    With ``repo``, an edited ``pyproject.toml``, ``setup.cfg`` or ``tox.ini`` counts
+    only when a section the tests may read changed (see impactbot.config_changes).
+    """
     for f in changes.files:
         for path in filter(None, (f.path, f.old_path)):
             name = basename(path)
             if NOT_TESTED_DIRS.intersection(d.lower() for d in path.split("/")[:-1]):
                 continue
-            if any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
-                return f"{path} changed: it can affect any test"
+            if not any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
+                continue
+            sections = _loud_sections(f, name, repo)
+            if sections == []:
+                continue  # only linters' and release tools' settings changed
+            shown = f" ({', '.join(sections[:3])}{', ...' if len(sections) > 3 else ''})" if sections else ""
+            return f"{path} changed{shown}: it can affect any test"
     return None
+
+
+def _loud_sections(f: FileChange, name: str, repo: BlobReader | None) -> list[str] | None:
+    """The sections of an edited configuration file the tests may read; None when
+    not known (another kind of file, added, removed or moved, unreadable)."""
+    if repo is None or not sectioned(name) or not f.old_blob or not f.new_blob or f.old_path:
+        return None
+    return loud_sections(name, repo.read_blob(f.old_blob), repo.read_blob(f.new_blob))
 
 
 def report_key(changes: ChangeSet, settings: Settings, semantic: bool) -> str | None:
@@ -374,7 +393,8 @@ def _analyse(
         unresolved_calls=impact.unresolved_calls,
         stats=Stats(store.parsed, store.cached, round(time.monotonic() - started, 3)),
         status="partial" if partial else "complete", partial_reason=partial,
-        run_all_tests=run_all_reason(everything), skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
+        run_all_tests=run_all_reason(everything, repo),
+        skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
         ranking="semantic" if similarity is not None else "structural",
         notes=(embedder.failed,) if embedder is not None and embedder.failed else (),
     )

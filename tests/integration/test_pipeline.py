@@ -1416,3 +1416,44 @@ def test_a_callee_from_a_function_returning_its_argument_is_not_checked(repo: Re
     report = diff(repo.path, "main..feature")
     assert changed(report)["loader.py::other"] == "modified"
     assert report["breaking"] == []
+
+
+PYPROJECT = """[project]
+name = "shop"
+dependencies = ["requests>=2"]
+
+[tool.ruff]
+line-length = 100
+
+[tool.pytest.ini_options]
+addopts = "-q"
+"""
+
+
+@pytest.mark.parametrize(("edit", "reason"), [
+    (("line-length = 100", "line-length = 120"), None),
+    (('name = "shop"\n', 'name = "shop"\nclassifiers = ["Typing :: Typed"]\n'), None),
+    (('addopts = "-q"', 'addopts = "-x"'), "pyproject.toml changed (tool.pytest): it can affect any test"),
+    (('"requests>=2"', '"requests>=2.31"'), "pyproject.toml changed (project.dependencies): it can affect any test"),
+])
+def test_pyproject_sections_only_linters_read_do_not_ask_for_all_tests(
+    repo: RepoBuilder, edit: tuple[str, str], reason: str | None
+) -> None:
+    repo.commit({"pyproject.toml": PYPROJECT, "app.py": "def f():\n    return 1\n"}, "base")
+    repo.start_branch("feature")
+    repo.commit({"pyproject.toml": PYPROJECT.replace(*edit)})
+    report = diff(repo.path, "main..feature")
+    assert report["run_all_tests"] == (None if reason is None else {"reason": reason})
+
+
+def test_setup_cfg_and_tox_ini_sections(repo: RepoBuilder) -> None:
+    cfg = "[metadata]\nname = shop\n\n[flake8]\nmax-line-length = 100\n\n[tool:pytest]\naddopts = -q\n"
+    repo.commit({"setup.cfg": cfg, "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\nprofile = black\n"}, "base")
+    repo.start_branch("feature")
+    repo.commit({"setup.cfg": cfg.replace("= 100", "= 120"), "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\n"})
+    assert diff(repo.path, "main..feature")["run_all_tests"] is None
+    repo.commit({"setup.cfg": cfg.replace("-q", "-x")})
+    assert diff(repo.path, "main..feature")["run_all_tests"] == {
+        "reason": "setup.cfg changed (tool:pytest): it can affect any test"}
+    repo.commit({"setup.cfg": cfg.replace("[flake8]", "[flake8")})  # unreadable: any section may have changed
+    assert diff(repo.path, "main..feature")["run_all_tests"] == {"reason": "setup.cfg changed: it can affect any test"}
