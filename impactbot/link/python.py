@@ -874,11 +874,8 @@ class Resolver:
         """``self.cls = load_object(path)``: as ``_binding_value`` reads a call's result."""
         assert binding.value is not None
         scope = self.scopes.get(where)
-        if scope is not None and binding.value.endswith("()"):
-            passed = self.passed_through(binding.value, scope, binding.line)
-            if passed is not None:
-                return passed
-        return self.resolve(binding.value, where) or {}
+        passed = self.passed_through(binding.value, scope, binding.line) if scope is not None else None
+        return passed if passed is not None else self.resolve(binding.value, where) or {}
 
     # ------------------------------------------------------- pass-through
 
@@ -892,8 +889,10 @@ class Resolver:
         None when ``value`` is not such a call (then it resolves as any expression).
         """
         callee = value[:-2]
-        if callee.rpartition(".")[2] not in self._pass_through_names() or not _DOTTED.fullmatch(callee):
+        if not value.endswith("()") or callee.rpartition(".")[2] not in self._pass_through_names():
             return None  # (most calls: no function of that name returns a parameter)
+        if not _DOTTED.fullmatch(callee):
+            return None  # a call of a call's result, an element, ...
         key = ("<through>", f"{scope.id}@{line}:{value}")
         if key in self._active or len(self._active) > MAX_DEPTH:
             return None  # functions returning each other's calls: resolve as any expression
@@ -1575,10 +1574,9 @@ class Resolver:
                 return {}  # a function's returned displays are its call results' business
             self._note((scope.id, src.target + "[]"))
             return {("D", scope.id, src.target): False} if src.target + "[]" in scope.names else {}
-        if src.value.endswith("()"):
-            passed = self.passed_through(src.value, scope, src.line)
-            if passed is not None:
-                return passed
+        passed = self.passed_through(src.value, scope, src.line)
+        if passed is not None:
+            return passed
         if scope.kind in ("module", "class"):
             return self.resolve_line(src.value, scope.id, src.line) or {}
         return self.resolve(src.value, scope.id) or {}
