@@ -910,16 +910,17 @@ class Resolver:
                  else self.resolve(callee, scope.id))
         if not funcs or len(funcs) > MAX_VALUES:
             return None
-        returned: list[tuple[Scope, list[object]]] = []
+        returned: list[tuple[Scope, int]] = []
         for val in funcs:
-            func = self.scopes.get(val[1]) if val[0] == "S" else None
-            if func is None or func.kind != "function" or not self._returns_a_parameter(func):
+            func = self.scopes.get(val[1]) if val[0] in ("S", "BM") else None
+            if func is None or func.kind not in ("function", "method") or not self._returns_a_parameter(func):
                 return None
-            returned.append((func, func.names["<return>"]))
+            # a method called on an instance (or a classmethod) gets its first parameter bound
+            returned.append((func, int(val[0] == "BM" or func.method_kind == "classmethod")))
         out: Values = {}
-        for func, sources in returned:
-            for src in sources:
-                arg = self._argument(func, src, site)
+        for func, bound in returned:
+            for src in func.names["<return>"]:
+                arg = self._argument(func, src, site, bound)
                 if arg is None:
                     _merge(out, self._resolve_sources([src], func), True)
                 elif arg:
@@ -931,7 +932,7 @@ class Resolver:
         if self._pass_names is None:
             self._pass_names = frozenset(
                 s.definition.name for s in self.scopes.values()
-                if s.kind == "function" and s.definition is not None and _returns_a_parameter(s))
+                if s.kind in ("function", "method") and s.definition is not None and _returns_a_parameter(s))
         return self._pass_names
 
     def _returns_a_parameter(self, func: Scope) -> bool:
@@ -941,10 +942,11 @@ class Resolver:
         self._note((func.id, "<signature>"))
         return _returns_a_parameter(func) and not self.wrappers(func.id)
 
-    def _argument(self, func: Scope, src: object, site: CallSite) -> str | None:
+    def _argument(self, func: Scope, src: object, site: CallSite, bound: int) -> str | None:
         """The argument expression ``site`` passes for the parameter ``src`` returns; ""
         when it passes one that is not an expression to resolve; None when the return is
-        not a bare parameter or the call leaves it to its default (or to ``*args``)."""
+        not a bare parameter, the bound receiver (``bound`` leading parameters are), or
+        left to its default (or to ``*args``)."""
         if not isinstance(src, Binding) or src.kind != "return" or src.value not in func.params:
             return None  # (a return annotation gives what it names)
         d = func.definition
@@ -952,10 +954,10 @@ class Resolver:
         for i, p in enumerate(params):
             if p.name != src.value:
                 continue
-            if p.kind in ("var_positional", "var_keyword"):
+            if p.kind in ("var_positional", "var_keyword") or i < bound:
                 return None
-            if p.kind != "keyword_only" and i < len(site.args):
-                return site.args[i] or ""
+            if p.kind != "keyword_only" and i - bound < len(site.args):
+                return site.args[i - bound] or ""
             return next((v or "" for k, v in site.kwargs if k == p.name), None)
         return None
 
@@ -2442,11 +2444,13 @@ def _returns_a_parameter(func: Scope) -> bool:
     """Whether a function's returns include one of its parameters as it is, and nothing a
     call could not be told from (a generator's yields)."""
     sources = func.names.get("<return>", [])
-    if not sources or "<return>[]" in func.names:
+    if not sources or "<return>[]" in func.names or func.method_kind == "property":
         return False
     if any(not isinstance(b, Binding) or b.kind not in ("return", "annotation") for b in sources):
         return False
-    return any(isinstance(b, Binding) and b.kind == "return" and b.value in func.params for b in sources)
+    # (a method returning its receiver, `return self`, gives what it always gives)
+    passed = set(func.params) - {func.first_param}
+    return any(isinstance(b, Binding) and b.kind == "return" and b.value in passed for b in sources)
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:

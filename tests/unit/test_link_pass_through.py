@@ -101,3 +101,39 @@ def use():
     h()
 """
     assert "h.py::first" in _targets({"h.py": source}, "h.py::use")
+
+
+def test_methods_returning_an_argument() -> None:
+    source = HELPERS + """
+class Registry:
+    def add(self, func):
+        return func
+
+    @classmethod
+    def coerce(cls, value, strict=False):
+        return value
+
+    @staticmethod
+    def same(value):
+        return value
+
+    def chain(self):
+        return self
+
+registry = Registry()
+
+def use():
+    a = registry.add(first)
+    a()
+    b = Registry.coerce(second)
+    b()
+    c = Registry.same(first)
+    c()
+    d = Registry.add(registry, second)
+    d()
+"""
+    targets = _targets({"h.py": source}, "h.py::use")
+    assert targets >= {"h.py::first", "h.py::second"}
+    other = source.replace("    a = registry.add(first)\n    a()\n", "").replace("    c = Registry.same(first)\n    c()\n", "")
+    # only second is passed now: a method returning its argument gives no other
+    assert "h.py::first" not in _targets({"h.py": other + "\nregistry.add(first)\n"}, "h.py::use")
