@@ -170,7 +170,9 @@ class CallFacts(FileState):
         if values is None:
             return None
         name = f"<arg@{arg.start_point.row + 1}:{arg.start_point.column}>"
-        self._bind(arg, scope, [(name + suffix, value) for suffix, value in values], "assign")
+        pairs = [(name + suffix, value) for suffix, value in values]
+        pairs += [(f"{name}[{i}]", value) for i, value in self.x.positions(arg)]
+        self._bind(arg, scope, pairs, "assign")
         return name
 
     def _spread(self, splat: Node, positional: list[str | None]) -> bool:

@@ -1279,7 +1279,8 @@ class Resolver:
             if keyed is not None:
                 return self._apply_ops(keyed[0], ops[keyed[1] :], scope_id)
             vals = self.lookup(base + "[]", scope_id)
-            if vals is None:
+            if vals is None or (ops[0] != "[]" and self._read_of_a_parameter(base, scope_id)):
+                # (a constant key on a parameter reads that member of what was passed)
                 vals = self._elements_at(self.lookup(base, scope_id) or {}, ops[0])
             ops = ops[1:]
         else:
@@ -1327,6 +1328,11 @@ class Resolver:
         self._note((scope.id, name + "[*]"))  # see keys_read
         prefix = name + "["
         return any(n.startswith(prefix) and n[len(prefix)] != "]" and "[" not in n[len(prefix) :] for n in scope.names)
+
+    def _read_of_a_parameter(self, name: str, scope_id: str) -> bool:
+        """Whether ``name`` read in ``scope_id`` is a parameter taking one argument."""
+        scope = self._binder(name, scope_id)
+        return scope is not None and self._positional_param(scope, name)
 
     def _binder(self, name: str, scope_id: str) -> Scope | None:
         """The scope whose binding of ``name`` a read in ``scope_id`` sees (``lookup``'s walk)."""
@@ -1960,10 +1966,10 @@ class Resolver:
         out: Values = {}
         rest: Values = {}
         for val, inferred in vals.items():
-            target = "<return>" + op
-            if val[0] == "G":
+            target = ("<return>" if val[0] == "G" else val[-1]) + op  # (a display: its name)
+            if val[0] in ("G", "D"):
                 self._note((val[1], target))
-            if val[0] == "G" and target in self.scopes[val[1]].names:
+            if val[0] in ("G", "D") and target in self.scopes[val[1]].names:
                 _merge(out, self._scope_target(val[1], target), True)
             else:
                 rest[val] = inferred

@@ -30,7 +30,8 @@ def test_a_display_argument_is_bound_to_its_elements() -> None:
     assert first.args == ("<arg@4:2>",) and first.kwargs == (("key", "<arg@4:16>"),)
     bound = {(b.target, b.value) for b in found.bindings if b.target.startswith("<arg@")}
     assert bound == {("<arg@4:2>", None), ("<arg@4:2>[]", "g"), ("<arg@4:2>[]", "h.k"),
-                     ("<arg@4:16>", None), ("<arg@4:16>[]", "m")}
+                     ("<arg@4:2>[0]", "g"), ("<arg@4:2>[1]", "h.k"),
+                     ("<arg@4:16>", None), ("<arg@4:16>[]", "m"), ("<arg@4:16>[0]", "m")}
     assert constants.args == (None,)  # nothing in it to resolve: no name for it
 
 
@@ -70,3 +71,16 @@ def test_a_derived_graph_follows_a_changed_display() -> None:
     scratch = link(new_facts)
     assert sorted(map(repr, derived.edges)) == sorted(map(repr, scratch.edges))
     assert ("m.py::run_all", "m.py::package_wheel") in {(e.source, e.target) for e in derived.edges}
+
+
+def test_a_constant_index_reads_that_position_of_the_display_passed() -> None:
+    source = RUNNER + "\ndef run_first(tasks):\n    tasks[1]()\n\nrun_first((compile_assets, package_wheel))\n"
+    calls = _calls({"m.py": source})
+    assert ("m.py::run_first", "m.py::package_wheel") in calls
+    assert ("m.py::run_first", "m.py::compile_assets") not in calls
+
+
+def test_a_display_with_a_splat_has_no_positions() -> None:
+    found = extract(b"f([g, *rest, h])\n", "python")
+    targets = {b.target for b in found.bindings}
+    assert "<arg@1:2>[]" in targets and not any(t.startswith("<arg@1:2>[0") for t in targets)
