@@ -1408,8 +1408,9 @@ def build(spec):
 
 
 def test_a_callee_from_a_function_returning_its_argument_is_not_checked(repo: RepoBuilder) -> None:
-    # load_object(spec) gives whatever that caller passed; the link merges every caller's
-    # argument into its result, so `cls(1)` is not known to call `other`
+    # load_object(spec) gives whatever that caller passed (the link takes this call's
+    # argument, and the check does not follow names bound through such a function), so
+    # `cls(1)` is not known to call `other`, which register() passed to another call
     repo.commit({"loader.py": LOADER})
     repo.start_branch("feature")
     repo.commit({"loader.py": LOADER.replace("def other(a, b):", "def other(a, b, c):")})
