@@ -28,7 +28,9 @@ from impactbot.link.python import (
     Resolver,
     Scope,
     Target,
+    keyword_param,
     parse_expr,
+    positional_param,
 )
 from impactbot.model import (
     CONFIDENCE_ORDER,
@@ -173,7 +175,7 @@ def site_flows(
         if t.bound and params and takes_class is not None and takes_class(t.id):
             out.append(((t.id, params[0].name), (_receiver(site.callee), scope)))
         for i, arg in enumerate(args):
-            name = _positional_param(params, i + offset, site.star)
+            name = positional_param(params, i + offset, site.star)
             if arg is not None and name is not None:
                 out.append(((t.id, name), (arg, scope)))
         for keyword, arg in site.kwargs:
@@ -184,7 +186,7 @@ def site_flows(
                 flows = _unpacked_flows(params, len(args) + offset, set(site.keywords), keyword, arg, forwarded)
                 out.extend(((t.id, p), (elem, scope)) for p, elem in flows)
             else:
-                out.append(((t.id, _keyword_param(params, keyword)), (arg, scope)))
+                out.append(((t.id, keyword_param(params, keyword)), (arg, scope)))
     return out
 
 
@@ -223,32 +225,6 @@ def _receiver(callee: str | None) -> str | None:
         return None
     ops = parse_expr(callee)[1]
     return callee[: -len(ops[-1])] if ops and ops[-1].startswith(".") else None
-
-
-def _positional_param(params: tuple[Param, ...], j: int, star: bool) -> str | None:
-    """The parameter the ``j``-th positional argument binds; ``args[]`` for an element of ``*args``.
-
-    After ``f(*xs, ...)`` the position of a later argument is unknown: it goes to no ``*args``.
-    """
-    if j < len(params) and params[j].kind in ("positional", "positional_only"):
-        return params[j].name
-    if star:
-        return None
-    for p in params[: j + 1]:
-        if p.kind == "var_positional":
-            return p.name + "[]"
-    return None
-
-
-def _keyword_param(params: tuple[Param, ...], keyword: str) -> str:
-    """The parameter a keyword argument binds; ``kwargs[]`` for a value of ``**kwargs``."""
-    var_keyword = None
-    for p in params:
-        if p.name == keyword and p.kind in ("positional", "keyword_only"):
-            return keyword
-        if p.kind == "var_keyword":
-            var_keyword = p.name + "[]"
-    return var_keyword or keyword
 
 
 class SiteWatch(Protocol):

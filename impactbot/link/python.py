@@ -44,7 +44,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from impactbot.link.modules import ModuleIndex
-from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, symbol_id
+from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, symbol_id
 
 Value = tuple[str, ...]
 Values = dict[Value, bool]
@@ -951,15 +951,10 @@ class Resolver:
             return None  # (a return annotation gives what it names)
         d = func.definition
         params = d.signature.params if d is not None and d.signature is not None else ()
-        for i, p in enumerate(params):
-            if p.name != src.value:
-                continue
-            if p.kind in ("var_positional", "var_keyword") or i < bound:
-                return None
-            if p.kind != "keyword_only" and i - bound < len(site.args):
-                return site.args[i - bound] or ""
-            return next((v or "" for k, v in site.kwargs if k == p.name), None)
-        return None
+        for i, arg in enumerate(site.args):  # (the caller checked the site has no splat)
+            if positional_param(params, i + bound, False) == src.value:
+                return arg or ""
+        return next((arg or "" for k, arg in site.kwargs if keyword_param(params, k) == src.value), None)
 
     def _argument_value(self, arg: str, scope: Scope, line: int) -> Values:
         if scope.kind in ("module", "class"):
@@ -1332,7 +1327,7 @@ class Resolver:
     def _read_of_a_parameter(self, name: str, scope_id: str) -> bool:
         """Whether ``name`` read in ``scope_id`` is a parameter taking one argument."""
         scope = self._binder(name, scope_id)
-        return scope is not None and self._positional_param(scope, name)
+        return scope is not None and self._takes_one_argument(scope, name)
 
     def _binder(self, name: str, scope_id: str) -> Scope | None:
         """The scope whose binding of ``name`` a read in ``scope_id`` sees (``lookup``'s walk)."""
@@ -1430,7 +1425,7 @@ class Resolver:
             vals = self._resolve_sources(scope.names.get(name, []), scope)
             flows = self._param_values(scope, name)
             _merge(vals, flows, True)
-            if not flows and self._positional_param(scope, name[:-2]):
+            if not flows and self._takes_one_argument(scope, name[:-2]):
                 # an element of what was passed (``run_all([f, g])``: ``for task in tasks``)
                 _merge(vals, self._elements(self._param_values(scope, name[:-2])), True)
             return vals
@@ -1447,7 +1442,7 @@ class Resolver:
         return vals
 
     @staticmethod
-    def _positional_param(scope: Scope, name: str) -> bool:
+    def _takes_one_argument(scope: Scope, name: str) -> bool:
         """Whether ``name`` is a parameter taking one argument (not ``*args``/``**kwargs``)."""
         d = scope.definition
         params = d.signature.params if d is not None and d.signature is not None else ()
@@ -2444,6 +2439,32 @@ def _stored_attr(attr: str) -> bool:
     """
     name = attr.removesuffix("[]")
     return name.isidentifier() and not (name.startswith("__") and name.endswith("__"))
+
+
+def positional_param(params: tuple[Param, ...], j: int, star: bool) -> str | None:
+    """The parameter the ``j``-th positional argument binds; ``args[]`` for an element of ``*args``.
+
+    After ``f(*xs, ...)`` the position of a later argument is unknown: it goes to no ``*args``.
+    """
+    if j < len(params) and params[j].kind in ("positional", "positional_only"):
+        return params[j].name
+    if star:
+        return None
+    for p in params[: j + 1]:
+        if p.kind == "var_positional":
+            return p.name + "[]"
+    return None
+
+
+def keyword_param(params: tuple[Param, ...], keyword: str) -> str:
+    """The parameter a keyword argument binds; ``kwargs[]`` for a value of ``**kwargs``."""
+    var_keyword = None
+    for p in params:
+        if p.name == keyword and p.kind in ("positional", "keyword_only"):
+            return keyword
+        if p.kind == "var_keyword":
+            var_keyword = p.name + "[]"
+    return var_keyword or keyword
 
 
 def _returns_a_parameter(func: Scope) -> bool:
