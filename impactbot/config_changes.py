@@ -10,6 +10,7 @@ latter: a pull request that tunes ruff does not need every test run.
 from __future__ import annotations
 
 import configparser
+import sys
 from collections.abc import Mapping
 from fnmatch import fnmatch
 
@@ -56,9 +57,9 @@ def loud_sections(name: str, old: bytes, new: bytes) -> list[str] | None:
 def _toml_sections(data: bytes) -> dict[str, object] | None:
     """``project.dependencies``, ``tool.ruff``, ... -> value: tables under ``project`` and
     ``tool`` one level down (a tool's settings change together), the rest at the top."""
-    try:
+    if sys.version_info >= (3, 11):  # as impactbot.config reads its own table
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
+    else:  # pragma: no cover
         import tomli as tomllib
     try:
         doc = tomllib.loads(data.decode("utf-8"))
