@@ -164,14 +164,17 @@ class CallFacts(FileState):
             self._container_call(node, scope, callee, args, keywords)
 
     def _displayed(self, arg: Node, scope: str) -> str | None:
-        """``f([g, h])``: a name for the list, bound to its elements as ``x = [g, h]`` binds
-        ``x``, so that ``for task in tasks: task()`` in ``f`` finds g and h."""
-        values = self.x.sequence_values(arg)
+        """``f([g, h])``: a name for the display, bound to its elements as ``x = [g, h]`` binds
+        ``x``, so that ``for task in tasks: task()`` in ``f`` finds g and h; and to each
+        member under its constant key (``tasks[1]``, ``tasks[-1]``, ``handlers["a"]``)."""
+        x = self.x
+        values = x.display_values(arg)
         if values is None:
             return None
         name = f"<arg@{arg.start_point.row + 1}:{arg.start_point.column}>"
         pairs = [(name + suffix, value) for suffix, value in values]
-        pairs += [(f"{name}[{i}]", value) for i, value in self.x.positions(arg)]
+        for key, member in x.literals.members(arg) or ():
+            pairs += [(name + key, value) for suffix, value in x.values(member) if not suffix and value is not None]
         self._bind(arg, scope, pairs, "assign")
         return name
 

@@ -187,24 +187,13 @@ class Expressions:
             return [("", None)] + ([] if body is None else _prefixed("[]", self.values(body)))
         return [("", self.expr(node))]
 
-    def sequence_values(self, node: Node) -> Values | None:
-        """``values`` of a list, tuple or set display that holds something to resolve (a name,
-        an attribute, a call); None for anything else (constants only, not a display)."""
-        if node.kind_id not in self._sequences:
+    def display_values(self, node: Node) -> Values | None:
+        """``values`` of a list, tuple, set or dict display that holds something to resolve
+        (a name, an attribute, a call); None for anything else (constants only, not a display)."""
+        if node.kind_id not in self._sequences and node.kind_id not in self._dictionary:
             return None
         values = self.values(node)
         return values if any(suffix and value is not None for suffix, value in values) else None
-
-    def positions(self, node: Node) -> list[tuple[int, str]]:
-        """``[f, g.h]`` -> [(0, "f"), (1, "g.h")]: what each position of a list or tuple
-        display holds, for the positions holding an expression; none when a ``*splat``
-        moves them."""
-        if node.kind_id not in self._ordered:
-            return []
-        members = self.named(node)
-        if any(m.kind_id in self._splat for m in members):
-            return []
-        return [(i, v) for i, m in enumerate(members) for s, v in self.values(m) if not s and v is not None]
 
     def _both(self, node: Node) -> Values:
         left = node.child_by_field_id(self._f_left)

@@ -30,9 +30,20 @@ def test_a_display_argument_is_bound_to_its_elements() -> None:
     assert first.args == ("<arg@4:2>",) and first.kwargs == (("key", "<arg@4:16>"),)
     bound = {(b.target, b.value) for b in found.bindings if b.target.startswith("<arg@")}
     assert bound == {("<arg@4:2>", None), ("<arg@4:2>[]", "g"), ("<arg@4:2>[]", "h.k"),
-                     ("<arg@4:2>[0]", "g"), ("<arg@4:2>[1]", "h.k"),
-                     ("<arg@4:16>", None), ("<arg@4:16>[]", "m"), ("<arg@4:16>[0]", "m")}
+                     ("<arg@4:2>[0]", "g"), ("<arg@4:2>[1]", "h.k"), ("<arg@4:2>[-2]", "g"), ("<arg@4:2>[-1]", "h.k"),
+                     ("<arg@4:16>", None), ("<arg@4:16>[]", "m"), ("<arg@4:16>[0]", "m"), ("<arg@4:16>[-1]", "m")}
     assert constants.args == (None,)  # nothing in it to resolve: no name for it
+
+
+def test_a_dict_display_argument_is_bound_under_its_constant_keys() -> None:
+    found = extract(b"f({'a': g, 'b': 2}, {k: h}, {**d, 'c': m})\n", "python")
+    (call,) = found.calls
+    assert call.args == ("<arg@1:2>", "<arg@1:20>", "<arg@1:28>")
+    bound = {(b.target, b.value) for b in found.bindings if b.target.startswith("<arg@")}
+    # a computed key or a splat leaves only the bag: any key may hold any value
+    assert bound == {("<arg@1:2>", None), ("<arg@1:2>[]", "g"), ("<arg@1:2>[]", None), ('<arg@1:2>["a"]', "g"),
+                     ("<arg@1:20>", None), ("<arg@1:20>[]", "h"),
+                     ("<arg@1:28>", None), ("<arg@1:28>[]", "d[]"), ("<arg@1:28>[]", "m")}
 
 
 def test_a_list_display_passed_to_a_function_that_calls_its_elements() -> None:
