@@ -61,6 +61,10 @@ class BindingFacts(KeyedFacts):
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)
+                    elif callee is not None and callee.rpartition(".")[2] == "TypeVar" and self._type_variable(
+                        node, left, value, scope
+                    ):
+                        continue
                     else:
                         rendered = None if callee is None else callee + "()"
                 else:
@@ -86,6 +90,26 @@ class BindingFacts(KeyedFacts):
             return "property()"
         setter = f",{text_of(args[1])}" if len(args) > 1 and args[1].kind_id == self.e.identifier else ""
         return f"<property:{text_of(args[0])}{setter}>"
+
+    def _type_variable(self, node: Node, left: Node, call: Node, scope: str) -> bool:
+        """``T = TypeVar("T", bound=Base)`` (or ``TypeVar("T", A, B)``): bind ``T`` to the
+        classes it stands for, so that ``x: T`` is an instance of one of them (or of a
+        subclass); False for a type variable that names none."""
+        arguments = call.child_by_field_id(self.e.f["arguments"])
+        args = [] if arguments is None else [a for a in arguments.named_children if a.kind_id != self.e.comment]
+        kinds = []
+        for arg in args[1:]:
+            if arg.kind_id == self.e.keyword_argument:
+                parts = arg.children
+                if text_of(parts[0]) == "bound" and len(parts) > 2:
+                    kinds.append(parts[-1])
+            else:
+                kinds.append(arg)
+        classes = [v[:-2] for kind in kinds for s, v in self.x.instances(kind) if not s and v.endswith("()")]
+        if not classes:
+            return False
+        self._bind(node, scope, [(text_of(left), c) for c in classes], "assign")
+        return True
 
     def _annotated(self, node: Node, left: Node, scope: str) -> None:
         annotation = node.child_by_field_id(self.e.f["type"])
