@@ -78,6 +78,7 @@ _FIELDS = (
     "parameters",
     "return_type",
     "right",
+    "subject",
     "superclasses",
     "type",
     "value",

@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from impactbot.extract._pyexpr import DOTTED_NAME
 from impactbot.extract._pygrammar import Grammar
-from impactbot.extract._pystate import FileState
+from impactbot.extract._pystate import FileState, text_of
 from impactbot.model import Narrowing
 
 
@@ -33,6 +33,12 @@ class _Kinds:
         self.tuple = g.kinds("tuple")
         self.comment = g.kind("comment")
         self.leaving = g.kinds("return_statement", "raise_statement", "continue_statement", "break_statement")
+        self.case_clause = g.kind("case_clause")
+        self.match_statement = g.kind("match_statement")
+        self.case_pattern = g.kinds("case_pattern")
+        self.class_pattern = g.kinds("class_pattern")
+        self.union_pattern = g.kinds("union_pattern")
+        self.as_pattern = g.kinds("as_pattern")
 
 
 @cache
@@ -49,6 +55,8 @@ class NarrowingFacts(FileState):
         for node in self._caps("compound"):
             if node.kind_id == k.if_statement and self._live(node):
                 self._if_narrowings(node, k, out)
+            elif node.kind_id == k.case_clause and self._live(node):
+                self._case_narrowings(node, k, out)
         for node in self._caps("stmt"):
             if node.kind_id == k.assert_statement and self._live(node):
                 tested = self.x.named(node)
@@ -81,6 +89,43 @@ class NarrowingFacts(FileState):
         test = None if argument is None else self._isinstance(self.x.unwrapped(argument), k)
         if test is not None:
             self._after(node, [test], out)
+
+    def _case_narrowings(self, clause: Node, k: _Kinds, out: list[Narrowing]) -> None:
+        """``case C():`` in ``match subject:``: the subject (and an ``as`` name) is a C in the body."""
+        block = clause.parent
+        match = None if block is None else block.parent
+        body = clause.child_by_field_id(self.e.f["consequence"])
+        patterns = [c for c in clause.named_children if c.kind_id in k.case_pattern]
+        if match is None or match.kind_id != k.match_statement or body is None or len(patterns) != 1:
+            return
+        subject = match.child_by_field_id(self.e.f["subject"])
+        name = None if subject is None or subject.kind_id not in k.classes else self.x.expr(subject)
+        names = [] if name is None or not DOTTED_NAME.fullmatch(name.encode()) else [name]
+        classes = self._pattern_classes(patterns[0], k, names)
+        start, end = body.start_point.row + 1, _end_line(body)
+        for narrowed in names if classes else ():
+            out.append(self._narrowing(clause, narrowed, classes, start, end))
+
+    def _pattern_classes(self, pattern: Node, k: _Kinds, names: list[str]) -> tuple[str, ...]:
+        """The classes a class pattern (or a union of them) matches; none for any other pattern.
+        An ``as`` name is added to ``names``."""
+        kind = pattern.kind_id
+        if kind in k.case_pattern:
+            inner = self.x.named(pattern)
+            return self._pattern_classes(inner[0], k, names) if len(inner) == 1 else ()
+        if kind in k.as_pattern:
+            parts = self.x.named(pattern)
+            if len(parts) != 2 or parts[1].kind_id != k.identifier:
+                return ()
+            names.append(text_of(parts[1]))
+            return self._pattern_classes(parts[0], k, names)
+        if kind in k.union_pattern:
+            found = [self._pattern_classes(p, k, names) for p in self.x.named(pattern)]
+            return () if not found or not all(found) else tuple(c for f in found for c in f)
+        if kind in k.class_pattern:
+            parts = self.x.named(pattern)
+            return (text_of(parts[0]),) if parts else ()
+        return ()
 
     def _after(self, statement: Node, tests: list[tuple[str, tuple[str, ...]]], out: list[Narrowing]) -> None:
         """Narrowings from the line after ``statement`` to the end of its block."""

@@ -1547,3 +1547,35 @@ def test_isinstance_narrows_where_it_holds() -> None:
         ("f", "x", ("Foo",), 10, 18),  # after the assert
         ("f", "self.backend", ("Disk",), 14, 14),  # a dotted name
     ]
+
+
+MATCHING = """\
+def f(x, box):
+    match x:
+        case Foo():
+            pass
+        case mod.Bar(a=1) | Baz() as found:
+            pass
+        case [Foo()] | Qux():
+            pass
+        case Foo() if box:
+            pass
+    match box.item:
+        case Foo(v=v):
+            pass
+    match g(x):
+        case Foo():
+            pass
+"""
+
+
+def test_a_class_pattern_narrows_the_match_subject_in_its_case() -> None:
+    found = [(n.scope, n.name, n.classes, n.start, n.end) for n in facts(MATCHING).narrowings]
+    assert found == [
+        ("f", "x", ("Foo",), 4, 4),
+        ("f", "found", ("mod.Bar", "Baz"), 6, 6),  # the as name, too
+        ("f", "x", ("mod.Bar", "Baz"), 6, 6),
+        # a union with a sequence pattern tells nothing; a guard changes nothing
+        ("f", "x", ("Foo",), 10, 10),
+        ("f", "box.item", ("Foo",), 13, 13),  # a dotted subject; a call is none
+    ]
