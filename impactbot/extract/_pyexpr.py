@@ -368,6 +368,12 @@ class Expressions:
         return [] if expression is None else self.instances(expression)
 
 
+# Library functions that return a copy of their first argument (``from copy import
+# deepcopy`` is common enough to trust the bare name).
+COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace"})
+_COPIES = frozenset(name.encode() for name in COPIES)
+
+
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     """Build ``expr`` as a closure: it runs for every call site and argument."""
     identifier = g.kind("identifier")
@@ -404,6 +410,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 return _type_of(node)
             if function is not None and function.kind_id == identifier and function.text == b"super":
                 return _super(node)
+            if function is not None and function.text in _COPIES:
+                copied = _copied(node)
+                if copied is not None:
+                    return copied
             called = _suffixed(function, "()")
             if called is not None and called.endswith(".get()"):
                 return _get(node, called[:-2])
@@ -447,6 +457,15 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return "getattr()" if len(args) == 3 else None
         # a default the syntax cannot express (None, a number) calls nothing: obj.name alone
         return f"{head}.{name}" if default is None else f'getattr({head},"{name}",{default})'
+
+    def _copied(node: Node) -> str | None:
+        # `copy.copy(obj)` is an object of obj's class (a class or a function copies as
+        # itself): the same value for what it calls
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if not args or args[0].kind_id not in operands:
+            return None
+        return expr(args[0])
 
     def _super(node: Node) -> str:
         # `super(B, self)` keeps its class: it may name a base to skip the enclosing class's

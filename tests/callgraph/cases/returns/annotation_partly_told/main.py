@@ -1,4 +1,4 @@
-import copy
+import random
 
 
 class Shape:
@@ -23,7 +23,7 @@ class Canvas:
     def pick(self, exact) -> Shape:
         if exact:
             return Square()
-        return copy.copy(self.template)
+        return random.choice([self.template])
 
 
 print(Canvas().pick(False).area())

@@ -1,4 +1,4 @@
-import copy
+import random
 
 
 class Circle:
@@ -47,7 +47,7 @@ def describe_drawing(drawing):
     return 0
 
 
-# copy.copy hides the arguments from the call graph: only the patterns tell
+# random.choice hides the arguments from the call graph: only the patterns tell
 for item in (Circle(1), Square(2), Triangle(), [Circle(2)]):
-    print(describe(copy.copy(item)))
-print(describe_drawing(Drawing(copy.copy(Square(3)))))
+    print(describe(random.choice([item])))
+print(describe_drawing(Drawing(random.choice([Square(3)]))))

@@ -1,4 +1,4 @@
-import copy
+import random
 import typing
 from typing import Generic, TypeVar
 
@@ -49,11 +49,11 @@ class Frame(Generic[S]):
         return self.shape.area()
 
 
-# copy.copy hides the arguments from the call graph: only the annotations tell
-biggest(copy.copy(Shape()), copy.copy(Square()))
-label_area(copy.copy(Label()))
-either_area(copy.copy(Label()))
-either_area(copy.copy(Square()))
-opaque(copy.copy(Label()))
-Frame(copy.copy(Shape())).area()
-Frame(copy.copy(Square())).area()
+# random.choice hides the arguments from the call graph: only the annotations tell
+biggest(random.choice([Shape()]), random.choice([Square()]))
+label_area(random.choice([Label()]))
+either_area(random.choice([Label()]))
+either_area(random.choice([Square()]))
+opaque(random.choice([Label()]))
+Frame(random.choice([Shape()])).area()
+Frame(random.choice([Square()])).area()
