@@ -8,15 +8,14 @@ unique in the repository and says something.
 
 from __future__ import annotations
 
-import fnmatch
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from posixpath import basename, dirname
 from typing import Protocol
 
 from impactbot.extract import writes_init
 from impactbot.link.callbacks import callback_arguments
+from impactbot.link.fixtures import fixture_flows, fixture_uses, is_test_file
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     COMMON_METHODS,
@@ -51,12 +50,6 @@ from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
-
-
-def is_test_file(path: str) -> bool:
-    """pytest's default ``python_files``: ``test_*.py`` and ``*_test.py``."""
-    name = basename(path)
-    return fnmatch.fnmatch(name, "test_*.py") or fnmatch.fnmatch(name, "*_test.py")
 
 
 def _is_test_symbol(path: str, qualname: str, kind: str, defs: Mapping[str, Definition]) -> bool:
@@ -304,6 +297,8 @@ class _Linker:
         results: dict[int, Outcome] = {}
         revisit: list[int] = []
         self.r.collect_stores()
+        for key, flow in fixture_flows(self.facts):  # what pytest passes, before any call's
+            self.r.param_flow[key].append(flow)
         for i, (path, site) in enumerate(sites):
             given = known(i) if known is not None else None
             if given is not None:
@@ -576,45 +571,9 @@ class _Linker:
 
     def fixture_edges(self, paths: Collection[str] | None = None) -> None:
         """Uses-fixture edges of the tests and fixtures in ``paths`` (all files by default)."""
-        fixtures = self._fixtures()
-        if not fixtures:
-            return
-        for sid, scope in self.r.scopes.items():
-            d = scope.definition
-            if d is None or d.signature is None or (paths is not None and scope.path not in paths):
-                continue
-            if not is_test_file(scope.path) and basename(scope.path) != "conftest.py":
-                continue
-            for p in d.signature.params:
-                target = self._visible_fixture(fixtures, scope.path, p.name, sid)
-                if target:
-                    self.edges.add(sid, target, "uses_fixture", "resolved", d.start_line)
-
-    def _fixtures(self) -> dict[str, dict[str, str]]:
-        """fixture name -> {defining file -> fixture id}."""
-        out: dict[str, dict[str, str]] = defaultdict(dict)
-        for sid, scope in self.r.scopes.items():
-            d = scope.definition
-            if d is None or d.kind not in ("function", "method"):
-                continue
-            if any(x.split("(")[0].rsplit(".", 1)[-1] == "fixture" for x in d.decorators):
-                out[d.name].setdefault(scope.path, sid)
-        return out
-
-    def _visible_fixture(self, fixtures: dict[str, dict[str, str]], path: str, name: str, user: str) -> str | None:
-        defs = fixtures.get(name)
-        if not defs:
-            return None
-        if path in defs and defs[path] != user:
-            return defs[path]
-        directory = dirname(path)
-        while True:
-            conftest = f"{directory}/conftest.py" if directory else "conftest.py"
-            if conftest in defs and defs[conftest] != user:
-                return defs[conftest]
-            if not directory:
-                return None
-            directory = dirname(directory)
+        for user, _, target, line in fixture_uses(self.facts):
+            if paths is None or user.split("::", 1)[0] in paths:
+                self.edges.add(user, target, "uses_fixture", "resolved", line)
 
 
 def receives_call_arguments(definition: Definition) -> bool:

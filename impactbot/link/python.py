@@ -1215,6 +1215,8 @@ class Resolver:
             return {("L",): False}
         if expr.startswith("<def:"):  # the function itself, as a decorator receives it
             return {("F", expr[5:-1]): False}
+        if expr.startswith("<fixture:"):  # what pytest passes for a fixture parameter
+            return self._fixture_value(expr[9:-1])
         if expr.startswith("<key:"):  # a constant-key element, never a container's bag
             return self._keyed_only(expr[5:-1], scope_id)
         if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x
@@ -1485,6 +1487,16 @@ class Resolver:
         for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
             _merge(vals, self.resolve(arg, caller_scope) or {}, True)
         return vals
+
+    def _fixture_value(self, fixture_id: str) -> Values:
+        """A fixture's value: what the function returns, or what it yields (a generator)."""
+        scope = self.scopes.get(fixture_id)
+        if scope is None:
+            return {}
+        self._note((fixture_id, "<return>[]"))
+        if "<return>[]" in scope.names and "<return>" not in scope.names:
+            return self._scope_target(fixture_id, "<return>[]")
+        return self._returned(fixture_id)
 
     def _class_param(self, scope: Scope, name: str, owner: str) -> Values:
         """``cls`` of a classmethod: the class each call reaches it through (``Sub.make()``,

@@ -1458,3 +1458,19 @@ def test_setup_cfg_and_tox_ini_sections(repo: RepoBuilder) -> None:
         "reason": "setup.cfg changed (tool:pytest): it can affect any test"}
     repo.commit({"setup.cfg": cfg.replace("[flake8]", "[flake8")})  # unreadable: any section may have changed
     assert diff(repo.path, "main..feature")["run_all_tests"] == {"reason": "setup.cfg changed: it can affect any test"}
+
+
+def test_a_test_reached_only_through_a_fixture_value_is_selected(repo: RepoBuilder) -> None:
+    repo.commit({
+        "app/__init__.py": "",
+        "app/service.py": "class Service:\n    def run(self):\n        return 1\n",
+        "tests/conftest.py": "import pytest\nfrom app.service import Service\n\n\n"
+                             "@pytest.fixture\ndef service():\n    yield Service()\n",
+        "tests/test_service.py": "def test_run(service):\n    assert service.run() == 1\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"app/service.py": "class Service:\n    def run(self):\n        return 2\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report) == {"app/service.py::Service::run": "modified"}
+    assert report["tests"] == ["tests/test_service.py::test_run"]
+    assert impacted(report) == {"tests/test_service.py::test_run": 1}

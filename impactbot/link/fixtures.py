@@ -1,0 +1,87 @@
+"""pytest fixtures: which fixture a parameter of a test (or of a fixture) receives.
+
+pytest passes ``def test_run(service):`` the value of the fixture named ``service``
+that is visible from the test: one defined in the test's own file, else in the
+nearest ``conftest.py`` up the directories. That value is what the fixture
+function returns, or what it yields when it is a generator. The link gives the
+parameter that value (a flow ``<fixture:id>``), so that ``service.run()`` in the
+test resolves, and a change to ``Service.run`` reaches the test.
+
+Computed from the facts alone, so that a derived graph can tell the flows of the
+old revision from those of the new one.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from posixpath import basename, dirname
+
+from impactbot.model import Definition, FileFacts, symbol_id
+
+Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (function id, parameter) <- (value, scope)
+
+
+def is_test_file(path: str) -> bool:
+    """pytest's default ``python_files``: ``test_*.py`` and ``*_test.py``."""
+    name = basename(path)
+    return fnmatch.fnmatch(name, "test_*.py") or fnmatch.fnmatch(name, "*_test.py")
+
+
+def is_fixture(definition: Definition) -> bool:
+    return definition.kind in ("function", "method") and any(
+        d.split("(")[0].rsplit(".", 1)[-1] == "fixture" for d in definition.decorators
+    )
+
+
+def fixtures(facts: Mapping[str, FileFacts]) -> dict[str, dict[str, str]]:
+    """fixture name -> {defining file -> fixture id} (the first definition in a file)."""
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    for path in sorted(facts):
+        for d in facts[path].definitions:
+            if is_fixture(d):
+                out[d.qualname.rsplit("::", 1)[-1]].setdefault(path, symbol_id(path, d.qualname))
+    return out
+
+
+def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str, user: str) -> str | None:
+    """The fixture ``name`` that a test or fixture ``user`` in ``path`` receives, if any:
+    its own file's, else the nearest conftest's (a fixture never receives itself)."""
+    defs = found.get(name)
+    if not defs:
+        return None
+    if path in defs and defs[path] != user:
+        return defs[path]
+    directory = dirname(path)
+    while True:
+        conftest = f"{directory}/conftest.py" if directory else "conftest.py"
+        if conftest in defs and defs[conftest] != user:
+            return defs[conftest]
+        if not directory:
+            return None
+        directory = dirname(directory)
+
+
+def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str, str, int]]:
+    """(user id, parameter, fixture id, line of the user) for each parameter of a function
+    in a test file or a conftest that names a visible fixture."""
+    found = fixtures(facts)
+    if not found:
+        return
+    for path in sorted(facts):
+        if not is_test_file(path) and basename(path) != "conftest.py":
+            continue
+        for d in facts[path].definitions:
+            if d.signature is None:
+                continue
+            user = symbol_id(path, d.qualname)
+            for p in d.signature.params:
+                target = visible_fixture(found, path, p.name, user)
+                if target is not None:
+                    yield user, p.name, target, d.start_line
+
+
+def fixture_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
+    """The fixture values flowing into parameters, as argument flows."""
+    return [((user, param), (f"<fixture:{target}>", target)) for user, param, target, _ in fixture_uses(facts)]

@@ -1,0 +1,110 @@
+"""pytest fixtures: a test's parameter holds what the visible fixture returns or yields."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.linking import derived_from, facts
+
+from impactbot.link import incremental, link
+
+APP = """
+class Service:
+    def run(self):
+        pass
+
+    def attach(self, db):
+        pass
+
+class Db:
+    def query(self):
+        pass
+
+    def close(self):
+        pass
+"""
+
+CONFTEST = """
+import pytest
+from app import Db, Service
+
+@pytest.fixture
+def svc():
+    return Service()
+
+@pytest.fixture
+def db():
+    conn = Db()
+    yield conn
+    conn.close()
+
+@pytest.fixture
+def wired(svc, db):
+    svc.attach(db)
+    return svc
+"""
+
+TESTS = """
+def test_run(svc, db):
+    svc.run()
+    db.query()
+
+class TestWired:
+    def test_wired(self, wired):
+        wired.run()
+"""
+
+
+def _edges(files: dict[str, str]) -> set[tuple[str, str, str]]:
+    return {(e.source, e.target, e.kind) for e in link(facts(files)).edges}
+
+
+def test_a_test_calls_methods_of_what_its_fixtures_return_or_yield() -> None:
+    edges = _edges({"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_a.py": TESTS})
+    assert {
+        ("tests/test_a.py::test_run", "app.py::Service::run", "calls"),  # returned
+        ("tests/test_a.py::test_run", "app.py::Db::query", "calls"),  # yielded
+        ("tests/conftest.py::wired", "app.py::Service::attach", "calls"),  # a fixture using fixtures
+        ("tests/test_a.py::TestWired::test_wired", "app.py::Service::run", "calls"),
+        ("tests/test_a.py::test_run", "tests/conftest.py::svc", "uses_fixture"),
+        ("tests/test_a.py::TestWired::test_wired", "tests/conftest.py::wired", "uses_fixture"),
+    } <= edges
+    # the generator itself is not what the test gets
+    assert ("tests/test_a.py::test_run", "app.py::Db::close", "calls") not in edges
+
+
+def test_the_nearest_fixture_of_a_name_is_the_one_a_test_gets() -> None:
+    local = """
+import pytest
+
+@pytest.fixture
+def svc():
+    return 42
+
+def test_local(svc):
+    svc.run()
+"""
+    files = {"app.py": APP, "tests/conftest.py": CONFTEST, "tests/sub/test_b.py": local,
+             "tests/sub/test_c.py": "def test_far(svc):\n    svc.run()\n"}
+    edges = _edges(files)
+    assert ("tests/sub/test_b.py::test_local", "tests/sub/test_b.py::svc", "uses_fixture") in edges
+    assert ("tests/sub/test_b.py::test_local", "app.py::Service::run", "calls") not in edges
+    assert ("tests/sub/test_c.py::test_far", "app.py::Service::run", "calls") in edges
+
+
+def test_a_parameter_not_named_after_a_fixture_gets_nothing() -> None:
+    files = {"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_d.py": "def test_d(other):\n    other.run()\n",
+             "app_test.py": "def helper(svc):\n    svc.run()\n"}
+    edges = _edges(files)
+    assert not {e for e in edges if e[0] == "tests/test_d.py::test_d"}
+    assert not {e for e in edges if e[0] == "app_test.py::helper"}  # no conftest above it has svc
+
+
+def test_a_derived_graph_follows_a_fixture_changing_what_it_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)  # derive, however much of it the change reaches
+    old = {"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_a.py": TESTS}
+    new = dict(old, **{"tests/conftest.py": CONFTEST.replace("return Service()", "return Db()")})
+    _, derived = derived_from(facts(old), facts(new))
+    full = link(facts(new))
+    assert derived == full
+    assert ("tests/test_a.py::test_run", "app.py::Db::query") in {(e.source, e.target) for e in full.edges}
+    assert ("tests/test_a.py::test_run", "app.py::Service::run") not in {(e.source, e.target) for e in full.edges}
