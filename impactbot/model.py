@@ -162,6 +162,10 @@ class Definition:
     # scope: it may not run, so it never hides an earlier binding of the name
     conditional: bool = False
     metaclass: str | None = None  # classes: expr of the ``metaclass=`` keyword
+    # pytest: the fixtures ``@pytest.mark.usefixtures("a", "b")`` asks for (no value is
+    # passed), and whether a fixture is ``autouse=True`` (every test that sees it runs it)
+    uses_fixtures: tuple[str, ...] = ()
+    autouse: bool = False
 
     @property
     def name(self) -> str:

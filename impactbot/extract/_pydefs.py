@@ -6,7 +6,7 @@ import re
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import Values
+from impactbot.extract._pyexpr import Values, string_body
 from impactbot.extract._pyfingerprint import Span, fingerprint
 from impactbot.extract._pyinit import dataclass_fields, generated_init, keyword_arguments
 from impactbot.extract._pystate import Def, FileState, child, line_count, line_of, named_child, node_key, text_of
@@ -68,6 +68,7 @@ class DefinitionFacts(FileState):
                     fields,
                     self._in_branch(d),
                     self._metaclass(d),
+                    *self._pytest_marks(row.first),
                 )
             )
         return tuple(out)
@@ -163,6 +164,28 @@ class DefinitionFacts(FileState):
                 site = call_site(self.scope_at(node.start_byte), callee, line_of(node), "decorator", 1, args=(d.name,))
                 self.sites.append((node_key(node), site))
         return tuple(found)
+
+    def _pytest_marks(self, d: Def) -> tuple[tuple[str, ...], bool]:
+        """The fixture names of ``@pytest.mark.usefixtures(...)`` decorators, and whether a
+        ``@pytest.fixture(autouse=True)`` decorates ``d``."""
+        if d.decorated is None:
+            return (), False
+        used: list[str] = []
+        autouse = False
+        for node in d.decorated.children:
+            inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
+            if inner is None or inner.type != "call":
+                continue
+            callee = self.x.expr(inner.child_by_field_id(self.e.f["function"]) or inner) or ""
+            if callee.rpartition(".")[2] == "usefixtures":
+                arguments = inner.child_by_field_id(self.e.f["arguments"])
+                for arg in arguments.named_children if arguments is not None else ():
+                    parts = string_body(arg.text or b"") if arg.type == "string" else None
+                    if parts is not None and not parts[0]:
+                        used.append(parts[1].decode("utf-8", "replace"))
+            elif callee.rpartition(".")[2] == "fixture":
+                autouse = autouse or keyword_arguments(inner).get("autouse") == "True"
+        return tuple(used), autouse
 
     def _bases(self, d: Def) -> tuple[str, ...]:
         if d.kind != "class":

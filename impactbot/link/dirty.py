@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from posixpath import basename
 
-from impactbot.link import is_test_file
+from impactbot.link.fixtures import is_fixture, is_test_file
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import (
     INPLACE_FALLBACKS,
@@ -36,6 +36,8 @@ from impactbot.model import Binding, FileFacts, Import, symbol_id
 
 Read = tuple[str, str]  # what resolution read: (scope id, class id or marker; name or marker)
 Reads = Mapping[str, Collection[str]]  # reads grouped: scope id (or marker) -> names read there
+
+AUTOUSE = "<autouse>"  # the name a change to which fixtures are autouse counts as
 
 
 def _source_key(src: object) -> tuple[object, ...]:
@@ -266,6 +268,8 @@ def changes(
         new = _Version(new_r, new_scopes[path], new_facts[path], new_stores[path]) if path in new_facts else None
         _compare(path, old, new, out)
     _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
+    if any(_autouse_fixtures(old_facts.get(p)) != _autouse_fixtures(new_facts.get(p)) for p in changed):
+        out.definitions.add(AUTOUSE)  # which tests run which autouse fixture may differ
     for versions in (old_scopes, new_scopes):
         for path in changed:
             # a read inside a scope nested in a reshaped one counts as a read of that scope
@@ -311,7 +315,14 @@ def named_by_site(facts: FileFacts) -> set[str]:
 
 
 def fixture_names(path: str, facts: FileFacts) -> set[str]:
-    """Parameter names of a test or conftest file's functions: the fixtures it may use."""
+    """Parameter names of a test or conftest file's functions and the names its
+    ``usefixtures`` marks ask for: the fixtures it may use; and ``<autouse>``, as any
+    autouse fixture up the tree may apply to its tests."""
     if not (is_test_file(path) or basename(path) == "conftest.py"):
         return set()
-    return {p.name for d in facts.definitions if d.signature is not None for p in d.signature.params}
+    names = {p.name for d in facts.definitions if d.signature is not None for p in d.signature.params}
+    return names | {n for d in facts.definitions for n in d.uses_fixtures} | {AUTOUSE}
+
+
+def _autouse_fixtures(facts: FileFacts | None) -> set[str]:
+    return set() if facts is None else {d.qualname for d in facts.definitions if d.autouse and is_fixture(d)}

@@ -2,7 +2,9 @@
 
 pytest passes ``def test_run(service):`` the value of the fixture named ``service``
 that is visible from the test: one defined in the test's own file, else in the
-nearest ``conftest.py`` up the directories. That value is what the fixture
+nearest ``conftest.py`` up the directories. ``@pytest.mark.usefixtures("db")`` (on
+the test or its class) and ``autouse=True`` fixtures run for a test too, without
+passing a value: they give the test a ``uses_fixture`` edge only. That value is what the fixture
 function returns, or what it yields when it is a generator. The link gives the
 parameter that value (a flow ``<fixture:id>``), so that ``service.run()`` in the
 test resolves, and a change to ``Service.run`` reaches the test.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from posixpath import basename, dirname
 
 from impactbot.model import Definition, FileFacts, symbol_id
@@ -63,16 +65,21 @@ def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str
         directory = dirname(directory)
 
 
-def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str, str, int]]:
-    """(user id, parameter, fixture id, line of the user) for each parameter of a function
-    in a test file or a conftest that names a visible fixture."""
+def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str | None, str, int]]:
+    """(user id, parameter, fixture id, line of the user) for each fixture a function of a
+    test file or a conftest uses: through a parameter named after a visible fixture, or
+    without a value (``parameter`` None) through ``@pytest.mark.usefixtures`` on it or
+    its class, or an ``autouse`` fixture it sees."""
     found = fixtures(facts)
     if not found:
         return
+    autouse = _autouse(facts)
     for path in sorted(facts):
         if not is_test_file(path) and basename(path) != "conftest.py":
             continue
-        for d in facts[path].definitions:
+        definitions = facts[path].definitions
+        requested = _requested(definitions)
+        for d in definitions:
             if d.signature is None:
                 continue
             user = symbol_id(path, d.qualname)
@@ -80,8 +87,59 @@ def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str, str
                 target = visible_fixture(found, path, p.name, user)
                 if target is not None:
                     yield user, p.name, target, d.start_line
+            for name in requested.get(d.qualname, ()):
+                target = visible_fixture(found, path, name, user)
+                if target is not None:
+                    yield user, None, target, d.start_line
+            if d.name.startswith("test"):
+                for target in _autouse_seen(autouse, path, d.qualname):
+                    yield user, None, target, d.start_line
+
+
+def _requested(definitions: Sequence[Definition]) -> dict[str, list[str]]:
+    """qualname -> fixtures its own ``usefixtures`` and its classes' ask for."""
+    marked = {d.qualname: d.uses_fixtures for d in definitions if d.uses_fixtures}
+    if not marked:
+        return {}
+    out: dict[str, list[str]] = {}
+    for d in definitions:
+        parts = d.qualname.split("::")
+        names = [n for i in range(1, len(parts) + 1) for n in marked.get("::".join(parts[:i]), ())]
+        if names:
+            out[d.qualname] = names
+    return out
+
+
+def _autouse(facts: Mapping[str, FileFacts]) -> dict[str, list[tuple[str, str]]]:
+    """defining file -> (class qualname or "", fixture id) of its autouse fixtures."""
+    out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for path in sorted(facts):
+        for d in facts[path].definitions:
+            if d.autouse and is_fixture(d):
+                out[path].append((d.parent, symbol_id(path, d.qualname)))
+    return out
+
+
+def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualname: str) -> Iterator[str]:
+    """The autouse fixtures a test runs: its file's (its class's, for one in a class) and
+    those of every conftest up the tree."""
+    for owner, fixture in autouse.get(path, ()):
+        if not owner or qualname.startswith(owner + "::"):
+            yield fixture
+    directory = dirname(path)
+    while True:
+        conftest = f"{directory}/conftest.py" if directory else "conftest.py"
+        if conftest != path:
+            yield from (fixture for owner, fixture in autouse.get(conftest, ()) if not owner)
+        if not directory:
+            return
+        directory = dirname(directory)
 
 
 def fixture_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
     """The fixture values flowing into parameters, as argument flows."""
-    return [((user, param), (f"<fixture:{target}>", target)) for user, param, target, _ in fixture_uses(facts)]
+    return [
+        ((user, param), (f"<fixture:{target}>", target))
+        for user, param, target, _ in fixture_uses(facts)
+        if param is not None
+    ]

@@ -158,7 +158,9 @@ class Program:
         return src
 
     def _fixture(self, name: str) -> str:
-        return f"@pytest.fixture\ndef {name}():\n    return {self.rng.choice(CLASSES)}()"
+        decorator = self.rng.choice(["@pytest.fixture", "@pytest.fixture(autouse=True)"])
+        gives = self.rng.choice(["return", "yield"])
+        return f"{decorator}\ndef {name}():\n    {gives} {self.rng.choice(CLASSES)}()"
 
     def _test_module(self) -> Source:
         src = Source(imports=[f"from {dotted(self.rng.choice(MODULES))} import *"])

@@ -1474,3 +1474,19 @@ def test_a_test_reached_only_through_a_fixture_value_is_selected(repo: RepoBuild
     assert changed(report) == {"app/service.py::Service::run": "modified"}
     assert report["tests"] == ["tests/test_service.py::test_run"]
     assert impacted(report) == {"tests/test_service.py::test_run": 1}
+
+
+def test_tests_running_a_fixture_without_its_value_are_selected(repo: RepoBuilder) -> None:
+    repo.commit({
+        "app.py": "def reset():\n    return 1\n\n\ndef seed():\n    return 1\n",
+        "tests/test_app.py": "import pytest\nfrom app import reset, seed\n\n\n"
+                             "@pytest.fixture(autouse=True)\ndef clean():\n    reset()\n\n\n"
+                             "@pytest.fixture\ndef data():\n    seed()\n\n\n"
+                             "def test_one():\n    pass\n\n\n"
+                             "@pytest.mark.usefixtures('data')\nclass TestData:\n"
+                             "    def test_two(self):\n        pass\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"app.py": "def reset():\n    return 2\n\n\ndef seed():\n    return 2\n"})
+    report = diff(repo.path, "main..feature")
+    assert report["tests"] == ["tests/test_app.py::TestData::test_two", "tests/test_app.py::test_one"]

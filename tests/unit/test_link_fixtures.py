@@ -108,3 +108,51 @@ def test_a_derived_graph_follows_a_fixture_changing_what_it_returns(monkeypatch:
     assert derived == full
     assert ("tests/test_a.py::test_run", "app.py::Db::query") in {(e.source, e.target) for e in full.edges}
     assert ("tests/test_a.py::test_run", "app.py::Service::run") not in {(e.source, e.target) for e in full.edges}
+
+
+MARKED = """
+import pytest
+from app import Service
+
+@pytest.fixture(autouse=True)
+def fresh():
+    Service().run()
+
+@pytest.mark.usefixtures("db")
+class TestMarked:
+    def test_one(self):
+        pass
+
+def test_plain():
+    pass
+"""
+
+
+def test_usefixtures_and_autouse_give_tests_fixture_edges() -> None:
+    files = {"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_m.py": MARKED,
+             "tests/sub/test_n.py": "def test_far():\n    pass\n", "other/test_o.py": "def test_out():\n    pass\n"}
+    uses = {(e.source, e.target) for e in link(facts(files)).edges if e.kind == "uses_fixture"}
+    assert uses == {
+        ("tests/test_m.py::TestMarked::test_one", "tests/conftest.py::db"),  # its class's mark
+        ("tests/test_m.py::TestMarked::test_one", "tests/test_m.py::fresh"),  # its file's autouse
+        ("tests/test_m.py::test_plain", "tests/test_m.py::fresh"),
+        ("tests/conftest.py::wired", "tests/conftest.py::svc"),
+        ("tests/conftest.py::wired", "tests/conftest.py::db"),
+    }
+    autoconf = CONFTEST.replace("@pytest.fixture\ndef svc", "@pytest.fixture(autouse=True)\ndef svc")
+    uses = {(e.source, e.target) for e in link(facts(dict(files, **{"tests/conftest.py": autoconf}))).edges
+            if e.kind == "uses_fixture"}
+    # a conftest's autouse fixture runs for every test below it, and only there
+    assert ("tests/sub/test_n.py::test_far", "tests/conftest.py::svc") in uses
+    assert not any(source.startswith("other/") for source, _ in uses)
+
+
+def test_a_derived_graph_follows_a_fixture_becoming_autouse(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    old = {"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_m.py": MARKED,
+           "tests/sub/test_n.py": "def test_far():\n    pass\n"}
+    autoconf = CONFTEST.replace("@pytest.fixture\ndef svc", "@pytest.fixture(autouse=True)\ndef svc")
+    new = dict(old, **{"tests/conftest.py": autoconf})
+    _, derived = derived_from(facts(old), facts(new))
+    assert derived == link(facts(new))
+    assert ("tests/sub/test_n.py::test_far", "tests/conftest.py::svc") in {(e.source, e.target) for e in derived.edges}
