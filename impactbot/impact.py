@@ -10,7 +10,7 @@ a test skipped wrongly is worse than a long list.
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -40,6 +40,18 @@ from impactbot.model import (
 DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture", "reads"})
 
 
+# Set-up and tear-down hooks the test runner calls around each test: a change they reach
+# reaches the tests they run for. Methods run for the tests of their class and of its
+# subclasses (unittest and Django's, pytest's xunit style); module-level ones for the
+# tests of their module (``setup_function`` for its test functions only).
+CLASS_HOOKS = frozenset({
+    "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "setUpTestData",
+    "setup_method", "teardown_method", "setup_class", "teardown_class",
+})
+MODULE_HOOKS = frozenset({"setUpModule", "tearDownModule", "setup_module", "teardown_module"})
+FUNCTION_HOOKS = frozenset({"setup_function", "teardown_function"})
+
+
 class SymbolGraph:
     """A linked revision as a networkx graph: nodes are symbol ids."""
 
@@ -58,6 +70,7 @@ class SymbolGraph:
         self._call_lines: dict[tuple[str, str], tuple[int, ...]] | None = None
         self._wrapped_lines: dict[str, set[int]] | None = None
         self._method_names: frozenset[str] | None = None
+        self._tests_in: dict[str, list[str]] | None = None
 
     def method_names(self) -> frozenset[str]:
         if self._method_names is None:
@@ -98,6 +111,42 @@ class SymbolGraph:
             # a changed override runs wherever callers dispatch through the base method
             if "overrides" in data["kinds"]:
                 yield dst, "inferred"
+        yield from self._hooked_tests(node)
+
+    def _hooked_tests(self, node: str) -> Iterator[tuple[str, Confidence]]:
+        """The tests a set-up or tear-down hook runs for."""
+        symbol = self.symbols.get(node)
+        if symbol is None or symbol.kind not in ("function", "method"):
+            return
+        name = symbol.qualname.rsplit("::", 1)[-1]
+        if symbol.kind == "method" and name in CLASS_HOOKS:
+            owner = node.rsplit("::", 1)[0]
+            yield from ((t, "resolved") for t in self._tests().get(owner, ()))
+            yield from ((t, "inferred") for t in self._inherited_tests(owner, name, set()))
+        elif "::" not in symbol.qualname and (name in MODULE_HOOKS or name in FUNCTION_HOOKS):
+            tests = self._tests().get(symbol.path, ())
+            yield from ((t, "resolved") for t in tests if name in MODULE_HOOKS or t.count("::") == 1)
+
+    def _inherited_tests(self, class_id: str, hook: str, seen: set[str]) -> Iterator[str]:
+        """Tests of the subclasses of ``class_id`` that do not define ``hook`` themselves (one
+        that does runs its own, which reaches this one only by calling it)."""
+        for sub in self.subclasses(class_id):
+            if sub in seen or f"{sub}::{hook}" in self.symbols:
+                continue
+            seen.add(sub)
+            yield from self._tests().get(sub, ())
+            yield from self._inherited_tests(sub, hook, seen)
+
+    def _tests(self) -> dict[str, list[str]]:
+        """Tests by the class that holds them, and by file (every test of the file)."""
+        if self._tests_in is None:
+            self._tests_in = defaultdict(list)
+            for s in self.symbols.values():
+                if s.is_test:
+                    self._tests_in[s.path].append(s.id)
+                    if s.kind == "method":
+                        self._tests_in[s.id.rsplit("::", 1)[0]].append(s.id)
+        return self._tests_in
 
     def callers(self, node: str) -> Iterable[tuple[str, Confidence]]:
         """Who calls ``node`` (not who inherits it, nor the base methods it overrides)."""

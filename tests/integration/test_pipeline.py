@@ -1490,3 +1490,52 @@ def test_tests_running_a_fixture_without_its_value_are_selected(repo: RepoBuilde
     repo.commit({"app.py": "def reset():\n    return 2\n\n\ndef seed():\n    return 2\n"})
     report = diff(repo.path, "main..feature")
     assert report["tests"] == ["tests/test_app.py::TestData::test_two", "tests/test_app.py::test_one"]
+
+
+HOOKED_TESTS = """\
+import unittest
+
+from app import make, prepare
+
+
+def setup_module():
+    prepare()
+
+
+class Base(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        make()
+
+    def test_base(self):
+        pass
+
+
+class Inherits(Base):
+    def test_inherited(self):
+        pass
+
+
+class Overrides(Base):
+    @classmethod
+    def setUpClass(cls):
+        pass
+
+    def test_own(self):
+        pass
+"""
+
+
+def test_tests_are_reached_through_the_set_up_hooks_that_run_for_them(repo: RepoBuilder) -> None:
+    repo.commit({"app.py": "def make():\n    return 1\n\n\ndef prepare():\n    return 1\n",
+                 "tests/test_hooks.py": HOOKED_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"app.py": "def make():\n    return 2\n\n\ndef prepare():\n    return 1\n"})
+    report = diff(repo.path, "main..feature")
+    # a subclass with its own setUpClass (not calling the base's) does not run make()
+    assert report["tests"] == ["tests/test_hooks.py::Base::test_base", "tests/test_hooks.py::Inherits::test_inherited"]
+    by_id = {i["id"]: i for i in report["impacted"]}
+    assert by_id["tests/test_hooks.py::Inherits::test_inherited"]["paths"][0] == [
+        "tests/test_hooks.py::Inherits::test_inherited", "tests/test_hooks.py::Base::setUpClass", "app.py::make"]
+    repo.commit({"app.py": "def make():\n    return 2\n\n\ndef prepare():\n    return 2\n"})
+    assert len(diff(repo.path, "main..feature")["tests"]) == 3  # setup_module runs for every test of the file
