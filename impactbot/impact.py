@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from impactbot.link import receives_call_arguments
+from impactbot.link import is_unittest_class, receives_call_arguments
+from impactbot.link.fixtures import is_test_file
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import parse_expr
 from impactbot.model import (
@@ -24,6 +25,7 @@ from impactbot.model import (
     CallSite,
     ChangedSymbol,
     Confidence,
+    Definition,
     FileFacts,
     Hub,
     Impact,
@@ -71,6 +73,7 @@ class SymbolGraph:
         self._wrapped_lines: dict[str, set[int]] | None = None
         self._method_names: frozenset[str] | None = None
         self._tests_in: dict[str, list[str]] | None = None
+        self._methods: dict[str, set[str]] | None = None
 
     def method_names(self) -> frozenset[str]:
         if self._method_names is None:
@@ -101,8 +104,15 @@ class SymbolGraph:
             return []
         return sorted(src for src, data in self.graph.pred[class_id].items() if "inherits" in data["kinds"])
 
-    def dependents(self, node: str) -> Iterable[tuple[str, Confidence]]:
-        """Who is affected when ``node`` changes, with the confidence of that link."""
+    def bases(self, class_id: str) -> list[str]:
+        """The classes of the repository that ``class_id`` names as bases."""
+        if class_id not in self.graph:
+            return []
+        return sorted(dst for dst, data in self.graph.succ[class_id].items() if "inherits" in data["kinds"])
+
+    def dependents(self, node: str, hooks: bool = True) -> Iterable[tuple[str, Confidence]]:
+        """Who is affected when ``node`` changes, with the confidence of that link
+        (``hooks``: with the tests a set-up or tear-down hook runs for)."""
         for src, data in self.graph.pred[node].items():
             confs = [c for k, c in data["kinds"].items() if k in DEPENDENT_KINDS]
             if confs and src != node:
@@ -111,31 +121,52 @@ class SymbolGraph:
             # a changed override runs wherever callers dispatch through the base method
             if "overrides" in data["kinds"]:
                 yield dst, "inferred"
-        yield from self._hooked_tests(node)
+        if hooks:
+            yield from self._hooked_tests(node)
 
     def _hooked_tests(self, node: str) -> Iterator[tuple[str, Confidence]]:
         """The tests a set-up or tear-down hook runs for."""
         symbol = self.symbols.get(node)
-        if symbol is None or symbol.kind not in ("function", "method"):
-            return
-        name = symbol.qualname.rsplit("::", 1)[-1]
-        if symbol.kind == "method" and name in CLASS_HOOKS:
-            owner = node.rsplit("::", 1)[0]
-            yield from ((t, "resolved") for t in self._tests().get(owner, ()))
-            yield from ((t, "inferred") for t in self._inherited_tests(owner, name, set()))
-        elif "::" not in symbol.qualname and (name in MODULE_HOOKS or name in FUNCTION_HOOKS):
+        if symbol is not None and symbol.kind == "function" and symbol.qualname in MODULE_HOOKS | FUNCTION_HOOKS:
             tests = self._tests().get(symbol.path, ())
-            yield from ((t, "resolved") for t in tests if name in MODULE_HOOKS or t.count("::") == 1)
+            yield from ((t, "resolved") for t in tests if symbol.qualname in MODULE_HOOKS or t.count("::") == 1)
+            return
+        for class_id, confidence in self.hooked_classes(node):
+            yield from ((t, confidence) for t in self._tests().get(class_id, ()))
 
-    def _inherited_tests(self, class_id: str, hook: str, seen: set[str]) -> Iterator[str]:
-        """Tests of the subclasses of ``class_id`` that do not define ``hook`` themselves (one
-        that does runs its own, which reaches this one only by calling it)."""
-        for sub in self.subclasses(class_id):
-            if sub in seen or f"{sub}::{hook}" in self.symbols:
+    def hooked_classes(self, node: str) -> list[tuple[str, Confidence]]:
+        """The classes whose tests a class's set-up or tear-down hook runs for: its own, and
+        its subclasses that do not define that hook (one that does runs its own, which
+        reaches this one only by calling it); a module-level hook: the module's classes."""
+        symbol = self.symbols.get(node)
+        if symbol is None or symbol.kind not in ("function", "method"):
+            return []
+        name = symbol.qualname.rsplit("::", 1)[-1]
+        if symbol.kind == "function" and symbol.qualname in MODULE_HOOKS:
+            return [(c, "resolved") for c in self.methods() if self.symbols[c].path == symbol.path]
+        if symbol.kind != "method" or name not in CLASS_HOOKS:
+            return []
+        owner = node.rsplit("::", 1)[0]
+        out: list[tuple[str, Confidence]] = [(owner, "resolved")]
+        stack, seen = self.subclasses(owner), {owner}
+        while stack:
+            sub = stack.pop()
+            if sub in seen or f"{sub}::{name}" in self.symbols:
                 continue
             seen.add(sub)
-            yield from self._tests().get(sub, ())
-            yield from self._inherited_tests(sub, hook, seen)
+            out.append((sub, "inferred"))
+            stack.extend(self.subclasses(sub))
+        return out
+
+    def methods(self) -> dict[str, set[str]]:
+        """Method names by the top-level class that defines them (every such class)."""
+        if self._methods is None:
+            self._methods = {s.id: set() for s in self.symbols.values() if s.kind == "class" and "::" not in s.qualname}
+            for s in self.symbols.values():
+                owner = s.id.rsplit("::", 1)[0]
+                if s.kind == "method" and owner in self._methods:
+                    self._methods[owner].add(s.qualname.rsplit("::", 1)[-1])
+        return self._methods
 
     def _tests(self) -> dict[str, list[str]]:
         """Tests by the class that holds them, and by file (every test of the file)."""
@@ -220,7 +251,7 @@ class _Visit:
 
 
 def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
-         depth: int | None, hub_cap: int | None, hubs: dict[str, int]) -> dict[str, _Visit]:
+         depth: int | None, hub_cap: int | None, hubs: dict[str, int], hooks: bool = True) -> dict[str, _Visit]:
     """Multi-source breadth-first walk; seeds map a node to (parent, confidence)."""
     seen: dict[str, _Visit] = {}
     queue: deque[str] = deque()
@@ -235,7 +266,7 @@ def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
         visit = seen[node]
         if depth is not None and visit.depth >= depth:
             continue
-        deps = sorted(graph.dependents(node)) if node in graph.graph else []
+        deps = sorted(graph.dependents(node, hooks)) if node in graph.graph else []
         if hub_cap is not None and len(deps) > hub_cap:
             hubs[node] = len(deps)
             continue
@@ -324,9 +355,13 @@ def walk(
             )
         )
     depth_limit_hit = any(v.depth > depth for v in everything.values())
+    reached = set(everything) | changed_ids
+    # what reaches a test through its own body, not through a hook run around it
+    body = set(_bfs(head, seeds, None, None, {}, hooks=False)) | changed_ids
+    hooked = {cls for node in reached for cls, _ in head.hooked_classes(node)}
     tests = sorted(
-        n for n in set(everything) | changed_ids
-        if n in head.symbols and head.symbols[n].is_test
+        {n for n in reached if n in head.symbols and head.symbols[n].is_test}
+        | _inherited_tests(head, body, hooked, head_facts or {})
     )
     return Impact(
         impacted=tuple(sorted(impacted, key=lambda i: (i.depth, i.symbol.id))),
@@ -336,6 +371,87 @@ def walk(
         breaking=breaking_calls(head, base, changed, head_facts or {}, base_facts or {}),
         unresolved_calls=sum(head.unresolved.get(n, 0) for n in set(listed) | changed_ids),
     )
+
+
+def _inherited_tests(head: SymbolGraph, body: Iterable[str], hooked: Iterable[str],
+                     facts: Mapping[str, FileFacts]) -> set[str]:
+    """pytest node ids of test methods as the subclasses that inherit them run them
+    (``Sub::test_x`` runs ``Base.test_x``; a mixin's tests run only there): of the test
+    methods ``body`` reaches, and every test a class in ``hooked`` inherits (a hook that
+    reaches the change runs around each of them)."""
+    out: set[str] = set()
+    collection = _Collection(head, facts)
+    methods = head.methods()
+    for node in body:
+        symbol = head.symbols.get(node)
+        name = symbol.qualname.rsplit("::", 1)[-1] if symbol is not None else ""
+        if symbol is None or symbol.kind != "method" or not name.startswith("test"):
+            continue
+        stack, seen = head.subclasses(node.rsplit("::", 1)[0]), set()
+        while stack:
+            sub = stack.pop()
+            if sub in seen or name in methods.get(sub, ()):
+                continue  # an override is a test of its own
+            seen.add(sub)
+            stack.extend(head.subclasses(sub))
+            if collection.collects(sub):
+                out.add(f"{sub}::{name}")
+    for class_id in hooked:
+        if collection.collects(class_id):
+            out |= {f"{class_id}::{name}" for name in _inherited_test_names(head, class_id, methods)}
+    return out
+
+
+def _inherited_test_names(head: SymbolGraph, class_id: str, methods: Mapping[str, set[str]]) -> set[str]:
+    """Names of the test methods ``class_id`` inherits from bases of the repository."""
+    own = methods.get(class_id, set())
+    out: set[str] = set()
+    stack, seen = head.bases(class_id), {class_id}
+    while stack:
+        base = stack.pop()
+        if base in seen:
+            continue
+        seen.add(base)
+        out |= {n for n in methods.get(base, ()) if n.startswith("test") and n not in own}
+        stack.extend(head.bases(base))
+    return out
+
+
+class _Collection:
+    """Which classes pytest collects tests from: top-level classes of test files named
+    ``Test*`` without an ``__init__``, and unittest ``TestCase`` subclasses (through
+    bases in any file of the repository)."""
+
+    def __init__(self, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> None:
+        self.head, self.facts = head, facts
+        self._defs: dict[str, dict[str, Definition]] = {}
+        self._unittest: dict[str, bool] = {}
+
+    def collects(self, class_id: str) -> bool:
+        symbol = self.head.symbols.get(class_id)
+        if symbol is None or "::" in symbol.qualname or not is_test_file(symbol.path):
+            return False
+        if symbol.qualname.startswith("Test") and f"{class_id}::__init__" not in self.head.symbols:
+            return True
+        return self._is_unittest(class_id)
+
+    def _is_unittest(self, class_id: str) -> bool:
+        found = self._unittest.get(class_id)
+        if found is None:
+            self._unittest[class_id] = False  # a cycle of bases is no TestCase
+            symbol = self.head.symbols[class_id]
+            defs = self._definitions(symbol.path)
+            own = defs.get(symbol.qualname)
+            found = (own is not None and is_unittest_class(own, defs)) or any(
+                self._is_unittest(base) for base in self.head.bases(class_id))
+            self._unittest[class_id] = found
+        return found
+
+    def _definitions(self, path: str) -> dict[str, Definition]:
+        if path not in self._defs:
+            facts = self.facts.get(path)
+            self._defs[path] = {d.qualname: d for d in facts.definitions} if facts is not None else {}
+        return self._defs[path]
 
 
 # ------------------------------------------------------------------ breaking

@@ -66,21 +66,21 @@ def _is_test_symbol(path: str, qualname: str, kind: str, defs: Mapping[str, Defi
         cls = defs.get("::".join(parts[:i]))
         if cls is None or cls.kind != "class":
             return False
-        if _is_unittest_class(cls, defs):
+        if is_unittest_class(cls, defs):
             continue  # unittest collects these whatever their name, __init__ or not
         if not parts[i - 1].startswith("Test") or "::".join(parts[:i]) + "::__init__" in defs:
             return False  # pytest does not collect classes with __init__
     return kind == "method"
 
 
-def _is_unittest_class(cls: Definition, defs: Mapping[str, Definition], depth: int = 0) -> bool:
+def is_unittest_class(cls: Definition, defs: Mapping[str, Definition], depth: int = 0) -> bool:
     """A subclass of ``TestCase`` (unittest's, Django's, ...), through bases in the same file."""
     for base in cls.bases:
         name = base.rsplit(".", 1)[-1]
         if name.endswith("TestCase"):
             return True
         local = defs.get(name)
-        if depth < 10 and local is not None and local.kind == "class" and _is_unittest_class(local, defs, depth + 1):
+        if depth < 10 and local is not None and local.kind == "class" and is_unittest_class(local, defs, depth + 1):
             return True
     return False
 

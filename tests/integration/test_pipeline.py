@@ -1533,9 +1533,56 @@ def test_tests_are_reached_through_the_set_up_hooks_that_run_for_them(repo: Repo
     repo.commit({"app.py": "def make():\n    return 2\n\n\ndef prepare():\n    return 1\n"})
     report = diff(repo.path, "main..feature")
     # a subclass with its own setUpClass (not calling the base's) does not run make()
-    assert report["tests"] == ["tests/test_hooks.py::Base::test_base", "tests/test_hooks.py::Inherits::test_inherited"]
+    assert report["tests"] == ["tests/test_hooks.py::Base::test_base", "tests/test_hooks.py::Inherits::test_base",
+                               "tests/test_hooks.py::Inherits::test_inherited"]
     by_id = {i["id"]: i for i in report["impacted"]}
     assert by_id["tests/test_hooks.py::Inherits::test_inherited"]["paths"][0] == [
         "tests/test_hooks.py::Inherits::test_inherited", "tests/test_hooks.py::Base::setUpClass", "app.py::make"]
     repo.commit({"app.py": "def make():\n    return 2\n\n\ndef prepare():\n    return 2\n"})
-    assert len(diff(repo.path, "main..feature")["tests"]) == 3  # setup_module runs for every test of the file
+    # setup_module runs for every test of the file, inherited ones too
+    assert diff(repo.path, "main..feature")["tests"] == [
+        "tests/test_hooks.py::Base::test_base", "tests/test_hooks.py::Inherits::test_base",
+        "tests/test_hooks.py::Inherits::test_inherited", "tests/test_hooks.py::Overrides::test_base",
+        "tests/test_hooks.py::Overrides::test_own"]
+
+
+MIXIN_TESTS = """\
+import unittest
+
+from app import backend
+
+
+class BackendChecks:
+    def test_roundtrip(self):
+        assert backend() == 1
+
+    def test_other(self):
+        pass
+
+
+class TestMemory(BackendChecks):
+    pass
+
+
+class DiskTests(BackendChecks, unittest.TestCase):
+    pass
+
+
+class Overriding(BackendChecks, unittest.TestCase):
+    def test_roundtrip(self):
+        pass
+
+
+class Helper(BackendChecks):
+    pass
+"""
+
+
+def test_a_test_method_is_selected_as_each_subclass_that_inherits_it_runs_it(repo: RepoBuilder) -> None:
+    repo.commit({"app.py": "def backend():\n    return 1\n", "tests/test_backends.py": MIXIN_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"app.py": "def backend():\n    return 2\n"})
+    report = diff(repo.path, "main..feature")
+    # the mixin is not collected, nor is Helper; Overriding runs its own test_roundtrip
+    assert report["tests"] == ["tests/test_backends.py::DiskTests::test_roundtrip",
+                               "tests/test_backends.py::TestMemory::test_roundtrip"]
