@@ -8,7 +8,7 @@ from operator import itemgetter
 from tree_sitter import Node
 
 from impactbot.extract._pycalls import AUGMENTED
-from impactbot.extract._pyexpr import COPIES, elements
+from impactbot.extract._pyexpr import COPIES, PARTIALS, elements
 from impactbot.extract._pykeyed import KeyedFacts
 from impactbot.extract._pystate import END, child, dotted_text, first_of, line_of, named_child, text_of
 from impactbot.extract._records import binding
@@ -57,7 +57,7 @@ class BindingFacts(KeyedFacts):
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
                     # `getattr(o, "name")` reads o.name; `type(o)` is o.__class__
-                    if callee is _UNKNOWN or callee in ("getattr", "type") or callee in COPIES:
+                    if callee is _UNKNOWN or callee in ("getattr", "type") or callee in COPIES or callee in PARTIALS:
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)

@@ -372,6 +372,8 @@ class Expressions:
 # deepcopy`` is common enough to trust the bare name).
 COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace"})
 _COPIES = frozenset(name.encode() for name in COPIES)
+PARTIALS = frozenset({"partial", "functools.partial"})
+_PARTIALS = frozenset(name.encode() for name in PARTIALS)
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
@@ -410,6 +412,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 return _type_of(node)
             if function is not None and function.kind_id == identifier and function.text == b"super":
                 return _super(node)
+            if function is not None and function.text in _PARTIALS:
+                held = _partial(node)
+                if held is not None:
+                    return held
             if function is not None and function.text in _COPIES:
                 copied = _copied(node)
                 if copied is not None:
@@ -457,6 +463,16 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return "getattr()" if len(args) == 3 else None
         # a default the syntax cannot express (None, a number) calls nothing: obj.name alone
         return f"{head}.{name}" if default is None else f'getattr({head},"{name}",{default})'
+
+    def _partial(node: Node) -> str | None:
+        # `partial(f, x)` calls f when called, with arguments no call site shows in full:
+        # `<partial:f>` (dots as slashes, so that the linker reads it as one name)
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        held = expr(args[0]) if args and args[0].kind_id in (identifier, attribute) else None
+        if held is None or dotted(held.encode()) is None:
+            return None
+        return f"<partial:{held.replace('.', '/')}>"
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as

@@ -74,6 +74,7 @@ def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str | No
     if not found:
         return
     autouse = _autouse(facts)
+    overrides = _Overrides(facts)
     for path in sorted(facts):
         if not is_test_file(path) and basename(path) != "conftest.py":
             continue
@@ -84,9 +85,11 @@ def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str | No
                 continue
             user = symbol_id(path, d.qualname)
             for p in d.signature.params:
-                target = visible_fixture(found, path, p.name, user)
+                target = overrides.inherited(path, d.parent, p.name, user) or visible_fixture(found, path, p.name, user)
                 if target is not None:
                     yield user, p.name, target, d.start_line
+                    for other in overrides.of(d.parent, p.name, target):
+                        yield user, p.name, other, d.start_line
             for name in requested.get(d.qualname, ()):
                 target = visible_fixture(found, path, name, user)
                 if target is not None:
@@ -94,6 +97,67 @@ def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str | No
             if d.name.startswith("test"):
                 for target in _autouse_seen(autouse, path, d.qualname):
                     yield user, None, target, d.start_line
+
+
+class _Overrides:
+    """Fixtures of test classes and their bases. A test class sees the fixtures its bases
+    define (before its module's and the conftests'), and a test or fixture of a base
+    class, run for a subclass (its tests are inherited), gets the subclass's fixture of a
+    name it defines again. Classes are told by their names (test code imports its base
+    classes by name), so that this stays a function of the facts."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        self.children: dict[str, list[tuple[str, str]]] = defaultdict(list)  # base name -> (path, class)
+        self.classes: dict[str, list[tuple[str, Definition]]] = defaultdict(list)  # class name -> (path, class)
+        self.fixture_ids: set[str] = set()
+        for path in sorted(facts):
+            if not is_test_file(path) and basename(path) != "conftest.py":
+                continue
+            for d in facts[path].definitions:
+                if d.kind == "class":
+                    self.classes[d.name].append((path, d))
+                    for base in d.bases:
+                        self.children[base.rpartition(".")[2]].append((path, d.qualname))
+                elif is_fixture(d):
+                    self.fixture_ids.add(symbol_id(path, d.qualname))
+
+    def inherited(self, path: str, owner: str, name: str, user: str) -> str | None:
+        """The fixture ``name`` defined in the class ``owner`` of ``path`` or in one of its
+        bases (nearest first), if any."""
+        if not owner:
+            return None
+        queue: list[tuple[str, str]] = [(path, owner)]
+        seen: set[tuple[str, str]] = set()
+        while queue:
+            where, qualname = queue.pop(0)
+            if (where, qualname) in seen:
+                continue
+            seen.add((where, qualname))
+            fixture = symbol_id(where, f"{qualname}::{name}")
+            if fixture in self.fixture_ids and fixture != user:
+                return fixture
+            definition = next((d for p, d in self.classes.get(qualname.rpartition("::")[2], ()) if p == where), None)
+            for base in definition.bases if definition is not None else ():
+                queue.extend((p, d.qualname) for p, d in self.classes.get(base.rpartition(".")[2], ()))
+        return None
+
+    def of(self, owner: str, name: str, seen: str) -> list[str]:
+        """Fixtures ``name`` of the classes deriving from the class ``owner`` (a qualname)."""
+        if not owner or not self.children:
+            return []
+        out: list[str] = []
+        stack, visited = [owner.rpartition("::")[2]], set()
+        while stack:
+            base = stack.pop()
+            if base in visited:
+                continue
+            visited.add(base)
+            for path, qualname in self.children.get(base, ()):
+                fixture = symbol_id(path, f"{qualname}::{name}")
+                if fixture in self.fixture_ids and fixture != seen and fixture not in out:
+                    out.append(fixture)
+                stack.append(qualname.rpartition("::")[2])
+        return sorted(out)
 
 
 def _requested(definitions: Sequence[Definition]) -> dict[str, list[str]]:

@@ -24,7 +24,9 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("P", class_id)``  ``super()`` inside a method of that class
 - ``("UB", func_id)``  a function stored in a class body (``run = helper``), read through
                        an instance, of which it cannot be told whether it gets the
-                       instance as its first argument (see ``Resolver._stored``)
+                       instance as its first argument (see ``Resolver._stored``); also a
+                       function or class held by ``partial(f, ...)``: calling it calls
+                       that, with arguments no call site shows in full
 
 Resolution results map each value to ``True`` when it was inferred (through an
 assignment, annotation, return value or argument flow) and ``False`` when it
@@ -1227,6 +1229,8 @@ class Resolver:
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
+        if base.startswith("<partial:"):
+            return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
         found = self._resolve_ops(base, ops, scope_id)
         if not found:
             reads = _container_ops(ops, keys=True)
@@ -1487,6 +1491,17 @@ class Resolver:
         for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
             _merge(vals, self.resolve(arg, caller_scope) or {}, True)
         return vals
+
+    def _partial(self, held: str, scope_id: str) -> Values:
+        """``partial(f, ...)``: calling it calls ``f`` (a function, a method, a class) with
+        arguments no one call site shows in full, so such a call is not checked (``UB``)."""
+        out: Values = {}
+        for val, inferred in (self.resolve(held, scope_id) or {}).items():
+            if val[0] in ("S", "BM", "UB"):
+                out[("UB", val[1])] = inferred
+            elif val[0] == "X":
+                out[EXTERNAL] = False
+        return out
 
     def _fixture_value(self, fixture_id: str) -> Values:
         """A fixture's value: what the function returns, or what it yields (a generator)."""
@@ -2048,11 +2063,15 @@ class Resolver:
         if kind in ("S", "BM", "UB"):
             scope = self.scopes[val[1]]
             if scope.kind == "class":
-                yield Target(val[1], inferred, False)
-                for meta in self.metaclasses(val[1]):  # type(C).__call__ is what calling C runs
-                    yield from self._dunder_targets(meta, "__call__", inferred)
+                checked = kind != "UB"  # a partial's construction passes arguments of its own
+                yield Target(val[1], inferred, False if checked else None)
+                # type(C).__call__ is what calling C runs, then __new__ and __init__
+                constructions = [
+                    t for meta in self.metaclasses(val[1]) for t in self._dunder_targets(meta, "__call__", inferred)
+                ]
                 for dunder in ("__new__", "__init__"):
-                    yield from self._dunder_targets(val[1], dunder, inferred)
+                    constructions.extend(self._dunder_targets(val[1], dunder, inferred))
+                yield from (t if checked else Target(t.id, t.inferred, None) for t in constructions)
                 return
             bound = None if kind == "UB" else kind in ("BM", "R") or scope.method_kind == "classmethod"
             yield Target(val[1], inferred, bound)
@@ -2139,7 +2158,7 @@ class Resolver:
                 out[EXTERNAL] = False
             elif kind == "B":
                 _merge(out, self._builtin_result(val[1], scope_id), inferred)
-            elif kind in ("S", "BM") and self.scopes[val[1]].kind == "class":
+            elif kind in ("S", "BM", "UB") and self.scopes[val[1]].kind == "class":
                 out[("I", val[1])] = inferred
             elif kind == "CS":
                 out[("IS", val[1])] = inferred

@@ -156,3 +156,64 @@ def test_a_derived_graph_follows_a_fixture_becoming_autouse(monkeypatch: pytest.
     _, derived = derived_from(facts(old), facts(new))
     assert derived == link(facts(new))
     assert ("tests/sub/test_n.py::test_far", "tests/conftest.py::svc") in {(e.source, e.target) for e in derived.edges}
+
+
+SIGNERS = """
+class Signer:
+    def __init__(self, key):
+        self.key = key
+
+    def unsign(self, value):
+        return value
+
+class TimestampSigner(Signer):
+    def unsign(self, value):
+        return value
+"""
+
+BASE_TESTS = """
+from functools import partial
+import pytest
+from signers import Signer
+
+class TestSigner:
+    @pytest.fixture()
+    def signer_factory(self):
+        return partial(Signer, key="k")
+
+    @pytest.fixture()
+    def signer(self, signer_factory):
+        return signer_factory()
+
+    def test_unsign(self, signer):
+        signer.unsign("v")
+"""
+
+SUBCLASS_TESTS = """
+from functools import partial
+import pytest
+from signers import TimestampSigner
+from test_signer import TestSigner
+
+class TestTimestampSigner(TestSigner):
+    @pytest.fixture()
+    def signer_factory(self):
+        return partial(TimestampSigner, key="k")
+
+    def test_expired(self, signer):
+        signer.unsign("v")
+"""
+
+
+def test_a_test_class_sees_its_bases_fixtures_and_a_base_sees_its_subclasses_overrides() -> None:
+    files = {"signers.py": SIGNERS, "tests/test_signer.py": BASE_TESTS, "tests/test_timed.py": SUBCLASS_TESTS}
+    edges = _edges(files)
+    # the subclass's test gets the signer fixture its base defines...
+    assert ("tests/test_timed.py::TestTimestampSigner::test_expired", "tests/test_signer.py::TestSigner::signer",
+            "uses_fixture") in edges
+    # ...which, run for the subclass, makes its signer with the subclass's factory (a partial)
+    assert ("tests/test_signer.py::TestSigner::signer", "tests/test_timed.py::TestTimestampSigner::signer_factory",
+            "uses_fixture") in edges
+    assert ("tests/test_timed.py::TestTimestampSigner::test_expired", "signers.py::TimestampSigner::unsign",
+            "calls") in edges
+    assert ("tests/test_signer.py::TestSigner::test_unsign", "signers.py::TimestampSigner::unsign", "calls") in edges
