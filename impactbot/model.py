@@ -166,6 +166,8 @@ class Definition:
     # passed), and whether a fixture is ``autouse=True`` (every test that sees it runs it)
     uses_fixtures: tuple[str, ...] = ()
     autouse: bool = False
+    # ``@pytest.mark.parametrize``: (parameter, expr of what it gets, scope that expr is read in)
+    parametrized: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def name(self) -> str:

@@ -165,27 +165,55 @@ class DefinitionFacts(FileState):
                 self.sites.append((node_key(node), site))
         return tuple(found)
 
-    def _pytest_marks(self, d: Def) -> tuple[tuple[str, ...], bool]:
-        """The fixture names of ``@pytest.mark.usefixtures(...)`` decorators, and whether a
-        ``@pytest.fixture(autouse=True)`` decorates ``d``."""
+    def _pytest_marks(self, d: Def) -> tuple[tuple[str, ...], bool, tuple[tuple[str, str, str], ...]]:
+        """What pytest decorators on ``d`` say: the fixture names of its
+        ``@pytest.mark.usefixtures(...)``, whether ``@pytest.fixture(autouse=True)``
+        decorates it, and what ``@pytest.mark.parametrize`` passes each parameter."""
         if d.decorated is None:
-            return (), False
+            return (), False, ()
         used: list[str] = []
         autouse = False
+        values: list[tuple[str, str, str]] = []
         for node in d.decorated.children:
             inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
             if inner is None or inner.type != "call":
                 continue
-            callee = self.x.expr(inner.child_by_field_id(self.e.f["function"]) or inner) or ""
-            if callee.rpartition(".")[2] == "usefixtures":
-                arguments = inner.child_by_field_id(self.e.f["arguments"])
-                for arg in arguments.named_children if arguments is not None else ():
-                    parts = string_body(arg.text or b"") if arg.type == "string" else None
-                    if parts is not None and not parts[0]:
-                        used.append(parts[1].decode("utf-8", "replace"))
-            elif callee.rpartition(".")[2] == "fixture":
+            callee = (self.x.expr(inner.child_by_field_id(self.e.f["function"]) or inner) or "").rpartition(".")[2]
+            arguments = inner.child_by_field_id(self.e.f["arguments"])
+            args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+            if callee == "usefixtures":
+                used.extend(n for n in map(_string, args) if n is not None)
+            elif callee == "fixture":
                 autouse = autouse or keyword_arguments(inner).get("autouse") == "True"
-        return tuple(used), autouse
+            elif callee == "parametrize":
+                values.extend(self._parametrized(inner, args))
+        return tuple(used), autouse, tuple(values)
+
+    def _parametrized(self, call: Node, args: list[Node]) -> list[tuple[str, str, str]]:
+        """(parameter, value expr, scope) for ``@pytest.mark.parametrize("a, b", CASES)``:
+        ``a`` gets ``CASES[][0]``, a single name ``CASES[]``; a literal list is the name
+        the calls pass binds for it (``<arg@line:column>``)."""
+        positional = [a for a in args if a.type != "keyword_argument"]
+        keywords = {text_of(k.child_by_field_id(self.e.f["name"]) or k): k.child_by_field_id(self.e.f["value"])
+                    for k in args if k.type == "keyword_argument"}
+        names_node = positional[0] if positional else keywords.get("argnames")
+        values_node = positional[1] if len(positional) > 1 else keywords.get("argvalues")
+        if names_node is None or values_node is None:
+            return []
+        if names_node.type in ("list", "tuple"):
+            names = [n for n in map(_string, self.x.named(names_node)) if n is not None]
+        else:
+            text = _string(names_node)
+            names = [n.strip() for n in text.split(",") if n.strip()] if text is not None else []
+        held = self.x.expr(values_node)
+        if held is None and self.x.display_values(values_node) is not None:
+            held = f"<arg@{values_node.start_point.row + 1}:{values_node.start_point.column}>"
+        if held is None or not names:
+            return []
+        scope = self.scope_at(call.start_byte)
+        if len(names) == 1:
+            return [(names[0], f"{held}[]", scope)]
+        return [(name, f"{held}[][{i}]", scope) for i, name in enumerate(names)]
 
     def _bases(self, d: Def) -> tuple[str, ...]:
         if d.kind != "class":
@@ -378,3 +406,9 @@ def _annotation_text(node: Node) -> str:
     for closing in ")]}":
         text = text.replace(" " + closing, closing).replace("," + closing, closing)
     return text
+
+
+def _string(node: Node) -> str | None:
+    """The text of a plain string literal."""
+    parts = string_body(node.text or b"") if node.type == "string" else None
+    return parts[1].decode("utf-8", "replace") if parts is not None and not parts[0] else None

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from impactbot.extract import writes_init
 from impactbot.link.callbacks import callback_arguments
-from impactbot.link.fixtures import fixture_flows, fixture_uses, is_test_file
+from impactbot.link.fixtures import fixture_uses, is_test_file, pytest_flows
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     COMMON_METHODS,
@@ -297,7 +297,7 @@ class _Linker:
         results: dict[int, Outcome] = {}
         revisit: list[int] = []
         self.r.collect_stores()
-        for key, flow in fixture_flows(self.facts):  # what pytest passes, before any call's
+        for key, flow in pytest_flows(self.facts):  # what pytest passes, before any call's
             self.r.param_flow[key].append(flow)
         for i, (path, site) in enumerate(sites):
             given = known(i) if known is not None else None

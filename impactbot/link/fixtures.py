@@ -7,7 +7,8 @@ the test or its class) and ``autouse=True`` fixtures run for a test too, without
 passing a value: they give the test a ``uses_fixture`` edge only. That value is what the fixture
 function returns, or what it yields when it is a generator. The link gives the
 parameter that value (a flow ``<fixture:id>``), so that ``service.run()`` in the
-test resolves, and a change to ``Service.run`` reaches the test.
+test resolves, and a change to ``Service.run`` reaches the test. A parameter
+``@pytest.mark.parametrize`` names gets each element of the values it lists.
 
 Computed from the facts alone, so that a derived graph can tell the flows of the
 old revision from those of the new one.
@@ -198,6 +199,23 @@ def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualn
         if not directory:
             return
         directory = dirname(directory)
+
+
+def pytest_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
+    """What pytest passes the parameters of tests and fixtures, as argument flows: the
+    values of the fixtures they name, and the values ``parametrize`` lists for them."""
+    return fixture_flows(facts) + parametrize_flows(facts)
+
+
+def parametrize_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
+    """``@pytest.mark.parametrize("cls", CLASSES)``: each element of CLASSES flows into ``cls``."""
+    return [
+        ((symbol_id(path, d.qualname), param), (value, symbol_id(path, scope)))
+        for path in sorted(facts)
+        if is_test_file(path) or basename(path) == "conftest.py"
+        for d in facts[path].definitions
+        for param, value, scope in d.parametrized
+    ]
 
 
 def fixture_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:

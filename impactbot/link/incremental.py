@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from impactbot.link import Flow, Outcome, _Linker, site_flows, symbols_of
 from impactbot.link.dirty import Changes, changes
-from impactbot.link.fixtures import fixture_flows
+from impactbot.link.fixtures import pytest_flows
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import Resolver, Target, descriptors
 from impactbot.link.trace import FileTrace, LinkTrace, Recorder, freeze, thaw, trace_from_graph, trace_to_graph
@@ -248,7 +248,7 @@ class _Derivation:
 
     def _old_flows(self) -> dict[Key, list[tuple[str | None, str]]]:
         out: dict[Key, list[tuple[str | None, str]]] = defaultdict(list)
-        for key, flow in fixture_flows(self.prev):  # first, as the link adds them
+        for key, flow in pytest_flows(self.prev):  # first, as the link adds them
             out[key].append(flow)
         for path in sorted(self.prev):
             calls = self.prev[path].calls

@@ -1,4 +1,4 @@
-"""pytest fixtures: a test's parameter holds what the visible fixture returns or yields."""
+"""pytest: a test's parameter holds what the visible fixture returns or yields, or what parametrize lists."""
 
 from __future__ import annotations
 
@@ -217,3 +217,65 @@ def test_a_test_class_sees_its_bases_fixtures_and_a_base_sees_its_subclasses_ove
     assert ("tests/test_timed.py::TestTimestampSigner::test_expired", "signers.py::TimestampSigner::unsign",
             "calls") in edges
     assert ("tests/test_signer.py::TestSigner::test_unsign", "signers.py::TimestampSigner::unsign", "calls") in edges
+
+
+FIELDS = """
+class Field:
+    def __init__(self, allow_none=False):
+        self.allow_none = allow_none
+
+    def deserialize(self, value):
+        return value
+
+class String(Field):
+    def deserialize(self, value):
+        return str(value)
+
+class Integer(Field):
+    def deserialize(self, value):
+        return int(value)
+
+class Boolean(Field):
+    def deserialize(self, value):
+        return bool(value)
+"""
+
+PARAMETRIZED = """
+import pytest
+from fields import Boolean, Integer, String
+
+ALL_FIELDS = [String, Integer]
+PAIRS = [(String, "a"), (Integer, "1")]
+
+@pytest.mark.parametrize("FieldClass", ALL_FIELDS)
+def test_allow_none(FieldClass):
+    FieldClass(allow_none=True).deserialize(None)
+
+class TestLiteral:
+    @pytest.mark.parametrize(("field", "raw"), [(Boolean(), "x")])
+    def test_literal(self, field, raw):
+        field.deserialize(raw)
+
+@pytest.mark.parametrize("cls, raw", PAIRS)
+def test_pairs(cls, raw):
+    cls().deserialize(raw)
+"""
+
+
+def test_a_parametrized_parameter_holds_each_value_listed_for_it() -> None:
+    found = facts({"tests/test_fields.py": PARAMETRIZED})["tests/test_fields.py"]
+    marks = {d.qualname: d.parametrized for d in found.definitions if d.parametrized}
+    assert marks == {
+        "test_allow_none": (("FieldClass", "ALL_FIELDS[]", ""),),
+        "TestLiteral::test_literal": (("field", "<arg@13:47>[][0]", "TestLiteral"),
+                                      ("raw", "<arg@13:47>[][1]", "TestLiteral")),
+        "test_pairs": (("cls", "PAIRS[][0]", ""), ("raw", "PAIRS[][1]", "")),
+    }
+    edges = _edges({"fields.py": FIELDS, "tests/test_fields.py": PARAMETRIZED})
+    calls = {(s, t) for s, t, k in edges if k == "calls"}
+    assert {("tests/test_fields.py::test_allow_none", "fields.py::Field::__init__"),
+            ("tests/test_fields.py::test_allow_none", "fields.py::String::deserialize"),
+            ("tests/test_fields.py::test_allow_none", "fields.py::Integer::deserialize"),
+            ("tests/test_fields.py::TestLiteral::test_literal", "fields.py::Boolean::deserialize"),
+            ("tests/test_fields.py::test_pairs", "fields.py::Integer::deserialize")} <= calls
+    assert ("tests/test_fields.py::test_allow_none", "fields.py::Boolean::deserialize") not in calls
