@@ -45,7 +45,8 @@ DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture", "reads"})
 # Set-up and tear-down hooks the test runner calls around each test: a change they reach
 # reaches the tests they run for. Methods run for the tests of their class and of its
 # subclasses (unittest and Django's, pytest's xunit style); module-level ones for the
-# tests of their module (``setup_function`` for its test functions only).
+# tests of their module (``setup_function`` for its test functions only), as does the
+# module-level code of a test file.
 CLASS_HOOKS = frozenset({
     "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "setUpTestData",
     "setup_method", "teardown_method", "setup_class", "teardown_class",
@@ -127,9 +128,9 @@ class SymbolGraph:
     def _hooked_tests(self, node: str) -> Iterator[tuple[str, Confidence]]:
         """The tests a set-up or tear-down hook runs for."""
         symbol = self.symbols.get(node)
-        if symbol is not None and symbol.kind == "function" and symbol.qualname in MODULE_HOOKS | FUNCTION_HOOKS:
+        if symbol is not None and (_runs_for_the_module(symbol) or symbol.qualname in FUNCTION_HOOKS):
             tests = self._tests().get(symbol.path, ())
-            yield from ((t, "resolved") for t in tests if symbol.qualname in MODULE_HOOKS or t.count("::") == 1)
+            yield from ((t, "resolved") for t in tests if symbol.qualname not in FUNCTION_HOOKS or t.count("::") == 1)
             return
         for class_id, confidence in self.hooked_classes(node):
             yield from ((t, confidence) for t in self._tests().get(class_id, ()))
@@ -139,11 +140,11 @@ class SymbolGraph:
         its subclasses that do not define that hook (one that does runs its own, which
         reaches this one only by calling it); a module-level hook: the module's classes."""
         symbol = self.symbols.get(node)
-        if symbol is None or symbol.kind not in ("function", "method"):
+        if symbol is None:
             return []
-        name = symbol.qualname.rsplit("::", 1)[-1]
-        if symbol.kind == "function" and symbol.qualname in MODULE_HOOKS:
+        if _runs_for_the_module(symbol):
             return [(c, "resolved") for c in self.methods() if self.symbols[c].path == symbol.path]
+        name = symbol.qualname.rsplit("::", 1)[-1]
         if symbol.kind != "method" or name not in CLASS_HOOKS:
             return []
         owner = node.rsplit("::", 1)[0]
@@ -230,6 +231,15 @@ class SymbolGraph:
 
     def fan_in(self, node: str) -> int:
         return sum(1 for _ in self.dependents(node))
+
+
+def _runs_for_the_module(symbol: Symbol) -> bool:
+    """Whether ``symbol`` runs before every test of its module: a ``setup_module`` (or
+    ``setUpModule``, ...) hook, or the module-level code of a test file itself (an import
+    it changed can fail them all)."""
+    if symbol.kind == "module":
+        return is_test_file(symbol.path)
+    return symbol.kind == "function" and symbol.qualname in MODULE_HOOKS
 
 
 def _best(a: Confidence | None, b: Confidence) -> Confidence:

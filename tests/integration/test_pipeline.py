@@ -1586,3 +1586,31 @@ def test_a_test_method_is_selected_as_each_subclass_that_inherits_it_runs_it(rep
     # the mixin is not collected, nor is Helper; Overriding runs its own test_roundtrip
     assert report["tests"] == ["tests/test_backends.py::DiskTests::test_roundtrip",
                                "tests/test_backends.py::TestMemory::test_roundtrip"]
+
+
+TEST_MODULE = """\
+import pytest
+
+from app import total
+
+LIMIT = 10
+
+
+def test_total():
+    assert total() < LIMIT
+
+
+def test_other():
+    assert True
+"""
+
+
+def test_module_level_code_of_a_test_file_runs_for_each_of_its_tests(repo: RepoBuilder) -> None:
+    repo.commit({"app.py": "def total():\n    return 1\n", "tests/test_app.py": TEST_MODULE}, "base")
+    repo.start_branch("feature")
+    repo.commit({"tests/test_app.py": TEST_MODULE + "\n\ndef test_new():\n    assert total()\n"})
+    # a test added: only it
+    assert diff(repo.path, "main..feature")["tests"] == ["tests/test_app.py::test_new"]
+    repo.commit({"tests/test_app.py": TEST_MODULE.replace("import pytest\n", "import pytest\nimport missing_module\n")})
+    # an import added at module level runs (and may fail) before every test of the file
+    assert diff(repo.path, "main..feature")["tests"] == ["tests/test_app.py::test_other", "tests/test_app.py::test_total"]
