@@ -1613,4 +1613,5 @@ def test_module_level_code_of_a_test_file_runs_for_each_of_its_tests(repo: RepoB
     assert diff(repo.path, "main..feature")["tests"] == ["tests/test_app.py::test_new"]
     repo.commit({"tests/test_app.py": TEST_MODULE.replace("import pytest\n", "import pytest\nimport missing_module\n")})
     # an import added at module level runs (and may fail) before every test of the file
-    assert diff(repo.path, "main..feature")["tests"] == ["tests/test_app.py::test_other", "tests/test_app.py::test_total"]
+    tests = diff(repo.path, "main..feature")["tests"]
+    assert tests == ["tests/test_app.py::test_other", "tests/test_app.py::test_total"]
