@@ -4,8 +4,9 @@ Real history: consecutive PyPI releases of a few pure-Python projects, one git
 commit each. For every consecutive pair, impactbot reports the impacted symbols
 twice (structural order, semantic order); the head release's own tests, run
 under a tracer, say which of them really executed the changed code. The run
-prints per-pair and per-project tables and ends with
-``recall@10: structural=X semantic=Y (n=N pairs)``.
+prints per-pair and per-project tables, how well the report's test list
+selects the tests that ran the change (``selection: recall=... precision=...``),
+and ends with ``recall@10: structural=X semantic=Y (n=N pairs)``.
 
 Exit codes: 0 measured, 1 some project or pair could not be measured or
 looked wrong (the tables still show the rest; ``problem:`` lines say what),
@@ -170,9 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(tables.pair_table(results, truth) + "\n")
     for truth in TRUTHS:
         print(tables.summary_table(results, [p.name for p in projects], truth) + "\n")
+    print(tables.selection_table(results, [p.name for p in projects]) + "\n")
     for problem in problems:
         print(f"problem: {problem}")
     print(f"impactbot source {workspace.analyser}, tracer {workspace.tracer}, {time.monotonic() - started:.0f} s")
+    print(tables.selection_line(results))
     print(tables.final_line(results))
     return 1 if problems else 0
 

@@ -53,6 +53,21 @@ class PairResult:
     top_ties: int  # items sharing the best structural score (its order among them is by id)
     truths: Mapping[str, Measured | None]  # None: no relevant item is listed
     problems: tuple[str, ...] = ()
+    selection: Selection | None = None  # the report's test list against the traced tests
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The report's ``tests`` (what a CI job would run) against the traced tests."""
+
+    traced: int  # tests that ran, with a known truth
+    affected: int  # of those, the ones that executed a changed symbol
+    selected: int  # of those, the ones the report lists (under any of their ids)
+    hits: int  # affected and selected
+
+    @property
+    def missed(self) -> int:
+        return self.affected - self.hits
 
     @property
     def label(self) -> str:
@@ -78,6 +93,7 @@ def evaluate_pair(project: str, base: str, head: str, reports: Mapping[Order, Pa
         name: _measure({o: _candidates(kept[o], name, tests) for o in ORDERS}, relevant[name], score)
         for name in TRUTHS
     }
+    selection = _selection(structural, trace, changed, unknown)
     return PairResult(
         project=project,
         base=base,
@@ -89,6 +105,21 @@ def evaluate_pair(project: str, base: str, head: str, reports: Mapping[Order, Pa
         top_ties=_top_ties(structural),
         truths=truths,
         problems=_disagreements(reports),
+        selection=selection,
+    )
+
+
+def _selection(report: PairReport, trace: Trace, changed: list[str], unknown: frozenset[str]) -> Selection:
+    """A traced test counts once, selected when the report lists any of its ids; a test
+    cut short before it ran a changed symbol has no known truth and is left out."""
+    targets, listed = frozenset(changed), frozenset(report.tests)
+    known = [t for t in trace.tests if not t.aliases & unknown]
+    affected = [t for t in known if t.executed & targets]
+    return Selection(
+        traced=len(known),
+        affected=len(affected),
+        selected=sum(1 for t in known if t.aliases & listed),
+        hits=sum(1 for t in affected if t.aliases & listed),
     )
 
 

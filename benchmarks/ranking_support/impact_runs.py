@@ -48,6 +48,7 @@ class PairReport:
     impacted: tuple[ImpactedItem, ...]  # in report order: the ranking under test
     ranking: str
     skipped: tuple[tuple[str, str, str], ...] = ()  # (path, reason, detail)
+    tests: tuple[str, ...] = ()  # the tests to run: the selection
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -134,4 +135,5 @@ def read_report(path: Path) -> PairReport:
         ),
         ranking=str(data.get("ranking", "structural")),
         skipped=tuple((s["path"], s["reason"], s.get("detail", "")) for s in data.get("skipped", ())),
+        tests=tuple(data.get("tests", ())),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .evaluate import TRUTH_TITLES, PairResult
+from .evaluate import TRUTH_TITLES, PairResult, Selection
 from .metrics import Scores, mean
 
 COLUMNS = ("structural", "semantic", "random", "shuffled ties")
@@ -77,3 +77,44 @@ def final_line(results: Sequence[PairResult]) -> str:
         return "recall@10: structural=n/a semantic=n/a (n=0 pairs)"
     s, m = means["structural"].recall_at_10, means["semantic"].recall_at_10
     return f"recall@10: structural={s:.3f} semantic={m:.3f} (n={n} pairs)"
+
+
+def selection_table(results: Sequence[PairResult], projects: Sequence[str]) -> str:
+    """The report's test list as a CI job would run it: per pair, then per project and
+    overall, how many of the tests that executed a changed symbol it selects (recall),
+    how many of those it selects were such tests (precision), and its share of the suite."""
+    lines = [
+        "== test selection: the report's tests against the traced tests ==",
+        f"{'pair':<30} {'traced':>6} {'affected':>8} {'selected':>8} {'missed':>6} {'recall':>6} {'precision':>9}",
+    ]
+    for r in results:
+        if r.selection is not None:
+            lines.append(f"{r.project + ' ' + r.label:<30} {_selection_cells(r.selection)}")
+    groups = [(p, [r for r in results if r.project == p]) for p in projects] + [("overall", list(results))]
+    for name, group in groups:
+        total = _summed([r.selection for r in group if r.selection is not None])
+        if total is not None:
+            lines.append(f"{name:<30} {_selection_cells(total)}")
+    return "\n".join(lines)
+
+
+def selection_line(results: Sequence[PairResult]) -> str:
+    """``selection: recall=X precision=Y share=Z (n=N pairs)``, summed over every pair."""
+    chosen = [r.selection for r in results if r.selection is not None]
+    total = _summed(chosen)
+    if total is None or not total.affected or not total.selected:
+        return f"selection: recall=n/a precision=n/a share=n/a (n={len(chosen)} pairs)"
+    return (f"selection: recall={total.hits / total.affected:.3f} precision={total.hits / total.selected:.3f} "
+            f"share={total.selected / total.traced:.3f} (n={len(chosen)} pairs)")
+
+
+def _summed(selections: Sequence[Selection]) -> Selection | None:
+    if not selections:
+        return None
+    return Selection(*(sum(getattr(s, f) for s in selections) for f in ("traced", "affected", "selected", "hits")))
+
+
+def _selection_cells(s: Selection) -> str:
+    recall = f"{s.hits / s.affected:>6.3f}" if s.affected else f"{'-':>6}"
+    precision = f"{s.hits / s.selected:>9.3f}" if s.selected else f"{'-':>9}"
+    return f"{s.traced:>6} {s.affected:>8} {s.selected:>8} {s.missed:>6} {recall} {precision}"

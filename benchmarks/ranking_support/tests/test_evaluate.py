@@ -7,7 +7,7 @@ from pathlib import Path
 import pygit2
 import pytest
 
-from ranking_support.evaluate import evaluate_pair
+from ranking_support.evaluate import Selection, evaluate_pair
 from ranking_support.history import commit_release
 from ranking_support.impact_runs import (
     ImpactedItem,
@@ -17,7 +17,7 @@ from ranking_support.impact_runs import (
     run_impactbot,
     snapshot_analyser,
 )
-from ranking_support.tables import final_line
+from ranking_support.tables import final_line, selection_line
 from ranking_support.traces import Trace, TracedTest
 
 CHANGED = "pkg/core.py::price"
@@ -102,3 +102,17 @@ def test_an_extractor_crash_is_a_problem_but_a_syntax_error_in_the_release_is_no
 
 def _merge(report: PairReport, skipped: PairReport) -> PairReport:
     return PairReport(report.changed, report.impacted, report.ranking, skipped.skipped)
+
+
+def test_the_test_list_is_measured_as_a_selection_of_the_traced_tests() -> None:
+    total, other = "tests/test_a.py::test_total", "tests/test_a.py::test_other"
+    report = _report([total], {total})
+    listed = PairReport(report.changed, report.impacted, report.ranking, tests=(other,))
+    result = evaluate_pair("demo", "1", "2", {"structural": listed, "semantic": listed}, _trace())
+    # the one affected test (test_total, which ran the change) is not in the list; test_other is
+    assert result.selection == Selection(traced=2, affected=1, selected=1, hits=0)
+    assert selection_line([result]) == "selection: recall=0.000 precision=0.000 share=0.500 (n=1 pairs)"
+    right = PairReport(report.changed, report.impacted, report.ranking, tests=(total,))
+    result = evaluate_pair("demo", "1", "2", {"structural": right, "semantic": right}, _trace())
+    assert result.selection is not None and result.selection.missed == 0
+    assert selection_line([result]) == "selection: recall=1.000 precision=1.000 share=0.500 (n=1 pairs)"
