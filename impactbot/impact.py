@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from impactbot.link import is_unittest_class, receives_call_arguments
-from impactbot.link.fixtures import is_test_file
+from impactbot.link.fixtures import is_test_file, is_unittest_file
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import parse_expr
 from impactbot.model import (
@@ -430,7 +430,7 @@ def _inherited_test_names(head: SymbolGraph, class_id: str, methods: Mapping[str
 class _Collection:
     """Which classes pytest collects tests from: top-level classes of test files named
     ``Test*`` without an ``__init__``, and unittest ``TestCase`` subclasses (through
-    bases in any file of the repository)."""
+    bases in any file of the repository) in those and in files unittest discovers."""
 
     def __init__(self, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> None:
         self.head, self.facts = head, facts
@@ -439,11 +439,12 @@ class _Collection:
 
     def collects(self, class_id: str) -> bool:
         symbol = self.head.symbols.get(class_id)
-        if symbol is None or "::" in symbol.qualname or not is_test_file(symbol.path):
+        if symbol is None or "::" in symbol.qualname:
             return False
-        if symbol.qualname.startswith("Test") and f"{class_id}::__init__" not in self.head.symbols:
+        pytest_file = is_test_file(symbol.path)
+        if pytest_file and symbol.qualname.startswith("Test") and f"{class_id}::__init__" not in self.head.symbols:
             return True
-        return self._is_unittest(class_id)
+        return (pytest_file or is_unittest_file(symbol.path)) and self._is_unittest(class_id)
 
     def _is_unittest(self, class_id: str) -> bool:
         found = self._unittest.get(class_id)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from impactbot.extract import writes_init
 from impactbot.link.callbacks import callback_arguments
-from impactbot.link.fixtures import fixture_uses, is_test_file, pytest_flows
+from impactbot.link.fixtures import fixture_uses, is_test_file, is_unittest_file, pytest_flows
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     COMMON_METHODS,
@@ -54,21 +54,24 @@ Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) 
 
 def _is_test_symbol(path: str, qualname: str, kind: str, defs: Mapping[str, Definition]) -> bool:
     """pytest's default collection: ``test*`` functions, and ``test*`` methods of
-    ``Test*`` classes without ``__init__`` or of unittest ``TestCase`` subclasses."""
-    if not is_test_file(path) or kind not in ("function", "method"):
+    ``Test*`` classes without ``__init__`` or of unittest ``TestCase`` subclasses; and
+    the ``test*`` methods of ``TestCase`` subclasses in any file unittest discovers
+    (``tests.py``)."""
+    pytest_file = is_test_file(path)
+    if not (pytest_file or is_unittest_file(path)) or kind not in ("function", "method"):
         return False
     parts = qualname.split("::")
     if not parts[-1].startswith("test"):
         return False
     if len(parts) == 1:
-        return kind == "function"
+        return kind == "function" and pytest_file
     for i in range(1, len(parts)):
         cls = defs.get("::".join(parts[:i]))
         if cls is None or cls.kind != "class":
             return False
         if is_unittest_class(cls, defs):
             continue  # unittest collects these whatever their name, __init__ or not
-        if not parts[i - 1].startswith("Test") or "::".join(parts[:i]) + "::__init__" in defs:
+        if not pytest_file or not parts[i - 1].startswith("Test") or "::".join(parts[:i]) + "::__init__" in defs:
             return False  # pytest does not collect classes with __init__
     return kind == "method"
 

@@ -32,6 +32,12 @@ def is_test_file(path: str) -> bool:
     return fnmatch.fnmatch(name, "test_*.py") or fnmatch.fnmatch(name, "*_test.py")
 
 
+def is_unittest_file(path: str) -> bool:
+    """unittest's default discovery pattern, ``test*.py`` (Django's runner uses it too):
+    ``tests.py`` holds ``TestCase`` classes that pytest's default ``python_files`` skips."""
+    return fnmatch.fnmatch(basename(path), "test*.py")
+
+
 def is_fixture(definition: Definition) -> bool:
     return definition.kind in ("function", "method") and any(
         d.split("(")[0].rsplit(".", 1)[-1] == "fixture" for d in definition.decorators

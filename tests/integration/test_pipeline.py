@@ -1615,3 +1615,21 @@ def test_module_level_code_of_a_test_file_runs_for_each_of_its_tests(repo: RepoB
     # an import added at module level runs (and may fail) before every test of the file
     tests = diff(repo.path, "main..feature")["tests"]
     assert tests == ["tests/test_app.py::test_other", "tests/test_app.py::test_total"]
+
+
+def test_testcase_classes_in_files_unittest_discovers_are_tests(repo: RepoBuilder) -> None:
+    repo.commit({
+        "shop/__init__.py": "",
+        "shop/models.py": "def price():\n    return 1\n",
+        "shop/tests.py": "from unittest import TestCase\n\nfrom shop.models import price\n\n\n"
+                         "class PriceTests(TestCase):\n    def test_price(self):\n        assert price() == 1\n\n\n"
+                         "class Helper:\n    def test_not_collected(self):\n        price()\n\n\n"
+                         "def test_function_not_collected():\n    price()\n",
+        "shop/checks.py": "from unittest import TestCase\n\nfrom shop.models import price\n\n\n"
+                          "class PriceTests(TestCase):\n    def test_price(self):\n        assert price() == 1\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"shop/models.py": "def price():\n    return 2\n"})
+    # tests.py matches unittest's test*.py (as Django's runner discovers it): only its TestCase
+    # methods are tests there; checks.py matches neither pattern
+    assert diff(repo.path, "main..feature")["tests"] == ["shop/tests.py::PriceTests::test_price"]
