@@ -1,14 +1,17 @@
-"""pytest fixtures: which fixture a parameter of a test (or of a fixture) receives.
+"""pytest: which tests there are, and what pytest passes their parameters.
 
 pytest passes ``def test_run(service):`` the value of the fixture named ``service``
-that is visible from the test: one defined in the test's own file, else in the
-nearest ``conftest.py`` up the directories. ``@pytest.mark.usefixtures("db")`` (on
-the test or its class) and ``autouse=True`` fixtures run for a test too, without
-passing a value: they give the test a ``uses_fixture`` edge only. That value is what the fixture
-function returns, or what it yields when it is a generator. The link gives the
-parameter that value (a flow ``<fixture:id>``), so that ``service.run()`` in the
-test resolves, and a change to ``Service.run`` reaches the test. A parameter
-``@pytest.mark.parametrize`` names gets each element of the values it lists.
+that is visible from the test: one its class or a base class defines, else one of
+the test's own file, else one of the nearest ``conftest.py`` up the directories.
+That value is what the fixture function returns, or what it yields when it is a
+generator. The link gives the parameter that value (a flow ``<fixture:id>``), so
+that ``service.run()`` in the test resolves, and a change to ``Service.run``
+reaches the test. A parameter ``@pytest.mark.parametrize`` names gets each element
+of the values it lists.
+
+``@pytest.mark.usefixtures("db")`` (on the test or its class) and ``autouse=True``
+fixtures run for a test too, without passing a value: they give the test a
+``uses_fixture`` edge only.
 
 Computed from the facts alone, so that a derived graph can tell the flows of the
 old revision from those of the new one.
