@@ -75,6 +75,7 @@ class SymbolGraph:
         self._method_names: frozenset[str] | None = None
         self._tests_in: dict[str, list[str]] | None = None
         self._methods: dict[str, set[str]] | None = None
+        self._classes_by_path: dict[str, list[str]] | None = None
 
     def method_names(self) -> frozenset[str]:
         if self._method_names is None:
@@ -143,7 +144,7 @@ class SymbolGraph:
         if symbol is None:
             return []
         if _runs_for_the_module(symbol):
-            return [(c, "resolved") for c in self.methods() if self.symbols[c].path == symbol.path]
+            return [(c, "resolved") for c in self._classes_in().get(symbol.path, ())]
         name = symbol.qualname.rsplit("::", 1)[-1]
         if symbol.kind != "method" or name not in CLASS_HOOKS:
             return []
@@ -168,6 +169,14 @@ class SymbolGraph:
                 if s.kind == "method" and owner in self._methods:
                     self._methods[owner].add(s.qualname.rsplit("::", 1)[-1])
         return self._methods
+
+    def _classes_in(self) -> dict[str, list[str]]:
+        """Top-level classes by file."""
+        if self._classes_by_path is None:
+            self._classes_by_path = defaultdict(list)
+            for class_id in self.methods():
+                self._classes_by_path[self.symbols[class_id].path].append(class_id)
+        return self._classes_by_path
 
     def _tests(self) -> dict[str, list[str]]:
         """Tests by the class that holds them, and by file (every test of the file)."""
@@ -238,7 +247,7 @@ def _runs_for_the_module(symbol: Symbol) -> bool:
     ``setUpModule``, ...) hook, or the module-level code of a test file itself (an import
     it changed can fail them all)."""
     if symbol.kind == "module":
-        return is_test_file(symbol.path)
+        return is_test_file(symbol.path) or is_unittest_file(symbol.path)
     return symbol.kind == "function" and symbol.qualname in MODULE_HOOKS
 
 
