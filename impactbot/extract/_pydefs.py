@@ -198,8 +198,8 @@ class DefinitionFacts(FileState):
                     for k in args if k.type == "keyword_argument"}
         names_node = positional[0] if positional else keywords.get("argnames")
         values_node = positional[1] if len(positional) > 1 else keywords.get("argvalues")
-        if names_node is None or values_node is None:
-            return []
+        if names_node is None or values_node is None or "indirect" in keywords:
+            return []  # indirect: the values go to the fixtures of those names, not to the test
         if names_node.type in ("list", "tuple"):
             names = [n for n in map(_string, self.x.named(names_node)) if n is not None]
         else:

@@ -369,8 +369,9 @@ class Expressions:
 
 
 # Library functions that return a copy of their first argument (``from copy import
-# deepcopy`` is common enough to trust the bare name).
-COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace"})
+# deepcopy`` is common enough to trust the bare name); ``pytest.param(x, id=...)``, one
+# case of a parametrize list, stands for its (first) value the same way.
+COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param"})
 _COPIES = frozenset(name.encode() for name in COPIES)
 PARTIALS = frozenset({"partial", "functools.partial"})
 _PARTIALS = frozenset(name.encode() for name in PARTIALS)

@@ -279,3 +279,22 @@ def test_a_parametrized_parameter_holds_each_value_listed_for_it() -> None:
             ("tests/test_fields.py::TestLiteral::test_literal", "fields.py::Boolean::deserialize"),
             ("tests/test_fields.py::test_pairs", "fields.py::Integer::deserialize")} <= calls
     assert ("tests/test_fields.py::test_allow_none", "fields.py::Boolean::deserialize") not in calls
+
+
+def test_pytest_param_cases_count_and_indirect_values_go_to_fixtures_not_the_test() -> None:
+    source = """
+import pytest
+from fields import Boolean, Integer, String
+
+@pytest.mark.parametrize("cls", [pytest.param(String, id="str"), Integer])
+def test_cases(cls):
+    cls().deserialize(None)
+
+@pytest.mark.parametrize("cls", [Boolean], indirect=True)
+def test_indirect(cls):
+    cls().deserialize(None)
+"""
+    calls = {(s, t) for s, t, k in _edges({"fields.py": FIELDS, "tests/test_p.py": source}) if k == "calls"}
+    assert {("tests/test_p.py::test_cases", "fields.py::String::deserialize"),
+            ("tests/test_p.py::test_cases", "fields.py::Integer::deserialize")} <= calls
+    assert not {c for c in calls if c[0] == "tests/test_p.py::test_indirect"}
