@@ -55,6 +55,10 @@ class PairResult:
     problems: tuple[str, ...] = ()
     selection: Selection | None = None  # the report's test list against the traced tests
 
+    @property
+    def label(self) -> str:
+        return f"{self.base}..{self.head}"
+
 
 @dataclass(frozen=True, slots=True)
 class Selection:
@@ -68,10 +72,6 @@ class Selection:
     @property
     def missed(self) -> int:
         return self.affected - self.hits
-
-    @property
-    def label(self) -> str:
-        return f"{self.base}..{self.head}"
 
 
 def evaluate_pair(project: str, base: str, head: str, reports: Mapping[Order, PairReport], trace: Trace) -> PairResult:

@@ -17,7 +17,7 @@ from ranking_support.impact_runs import (
     run_impactbot,
     snapshot_analyser,
 )
-from ranking_support.tables import final_line, selection_line
+from ranking_support.tables import final_line, selection_line, selection_table
 from ranking_support.traces import Trace, TracedTest
 
 CHANGED = "pkg/core.py::price"
@@ -116,3 +116,14 @@ def test_the_test_list_is_measured_as_a_selection_of_the_traced_tests() -> None:
     result = evaluate_pair("demo", "1", "2", {"structural": right, "semantic": right}, _trace())
     assert result.selection is not None and result.selection.missed == 0
     assert selection_line([result]) == "selection: recall=1.000 precision=1.000 share=0.500 (n=1 pairs)"
+
+
+def test_the_selection_table_names_each_pair_and_sums_the_projects() -> None:
+    total = "tests/test_a.py::test_total"
+    report = _report([total], {total})
+    listed = PairReport(report.changed, report.impacted, report.ranking, tests=(total,))
+    result = evaluate_pair("demo", "1", "2", {"structural": listed, "semantic": listed}, _trace())
+    lines = selection_table([result], ["demo"]).splitlines()
+    assert lines[2].split() == ["demo", "1..2", "2", "1", "1", "0", "1.000", "1.000"]
+    assert lines[3].split() == ["demo", "2", "1", "1", "0", "1.000", "1.000"]
+    assert lines[4].split() == ["overall", "2", "1", "1", "0", "1.000", "1.000"]
