@@ -45,8 +45,7 @@ DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture", "reads"})
 # Set-up and tear-down hooks the test runner calls around each test: a change they reach
 # reaches the tests they run for. Methods run for the tests of their class and of its
 # subclasses (unittest and Django's, pytest's xunit style); module-level ones for the
-# tests of their module (``setup_function`` for its test functions only), as does the
-# module-level code of a test file.
+# tests of their module (``setup_function`` for its test functions only).
 CLASS_HOOKS = frozenset({
     "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "setUpTestData",
     "setup_method", "teardown_method", "setup_class", "teardown_class",
@@ -170,6 +169,14 @@ class SymbolGraph:
                     self._methods[owner].add(s.qualname.rsplit("::", 1)[-1])
         return self._methods
 
+    def classes_in(self, path: str) -> list[str]:
+        """The top-level classes of a file."""
+        return self._classes_in().get(path, [])
+
+    def tests_in(self, path: str) -> list[str]:
+        """The tests of a file."""
+        return self._tests().get(path, [])
+
     def _classes_in(self) -> dict[str, list[str]]:
         """Top-level classes by file."""
         if self._classes_by_path is None:
@@ -244,10 +251,7 @@ class SymbolGraph:
 
 def _runs_for_the_module(symbol: Symbol) -> bool:
     """Whether ``symbol`` runs before every test of its module: a ``setup_module`` (or
-    ``setUpModule``, ...) hook, or the module-level code of a test file itself (an import
-    it changed can fail them all)."""
-    if symbol.kind == "module":
-        return is_test_file(symbol.path) or is_unittest_file(symbol.path)
+    ``setUpModule``, ...) hook."""
     return symbol.kind == "function" and symbol.qualname in MODULE_HOOKS
 
 
@@ -378,8 +382,11 @@ def walk(
     # what reaches a test through its own body, not through a hook run around it
     body = set(_bfs(head, seeds, None, None, {}, hooks=False)) | changed_ids
     hooked = {cls for node in reached for cls, _ in head.hooked_classes(node)}
+    imported = _test_modules_changed_for_effect(changed)
+    hooked |= {cls for path in imported for cls in head.classes_in(path)}
     tests = sorted(
         {n for n in reached if n in head.symbols and head.symbols[n].is_test}
+        | {t for path in imported for t in head.tests_in(path)}
         | _inherited_tests(head, body, hooked, head_facts or {})
     )
     return Impact(
@@ -390,6 +397,18 @@ def walk(
         breaking=breaking_calls(head, base, changed, head_facts or {}, base_facts or {}),
         unresolved_calls=sum(head.unresolved.get(n, 0) for n in set(listed) | changed_ids),
     )
+
+
+def _test_modules_changed_for_effect(changed: Iterable[ChangedSymbol]) -> set[str]:
+    """Test files whose module-level code changed without binding any name differently
+    (``sys.path`` set up, a plugin registered, a side-effect import): that code runs, and
+    may fail, before every test of the file. A change that rebinds names (an import
+    added for a new test) reaches the tests that read them, and only those."""
+    return {
+        c.symbol.path for c in changed
+        if c.symbol.kind == "module" and c.change == "modified" and not c.names
+        and (is_test_file(c.symbol.path) or is_unittest_file(c.symbol.path))
+    }
 
 
 def _inherited_tests(head: SymbolGraph, body: Iterable[str], hooked: Iterable[str],

@@ -1611,10 +1611,13 @@ def test_module_level_code_of_a_test_file_runs_for_each_of_its_tests(repo: RepoB
     repo.commit({"tests/test_app.py": TEST_MODULE + "\n\ndef test_new():\n    assert total()\n"})
     # a test added: only it
     assert diff(repo.path, "main..feature")["tests"] == ["tests/test_app.py::test_new"]
-    repo.commit({"tests/test_app.py": TEST_MODULE.replace("import pytest\n", "import pytest\nimport missing_module\n")})
-    # an import added at module level runs (and may fail) before every test of the file
+    repo.commit({"tests/test_app.py": TEST_MODULE.replace("LIMIT = 10\n", "LIMIT = 10\nprepare_database()\n")})
+    # module-level code that binds nothing runs (and may fail) before every test of the file
     tests = diff(repo.path, "main..feature")["tests"]
     assert tests == ["tests/test_app.py::test_other", "tests/test_app.py::test_total"]
+    repo.commit({"tests/test_app.py": TEST_MODULE.replace("LIMIT = 10", "LIMIT = 20")})
+    # a name bound differently reaches the tests that read it, not the others
+    assert diff(repo.path, "main..feature")["tests"] == ["tests/test_app.py::test_total"]
 
 
 def test_testcase_classes_in_files_unittest_discovers_are_tests(repo: RepoBuilder) -> None:
