@@ -1213,17 +1213,12 @@ class Resolver:
         return result
 
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
-        if expr == "<lambda>":
-            return {("L",): False}
-        if expr.startswith("<def:"):  # the function itself, as a decorator receives it
-            return {("F", expr[5:-1]): False}
-        if expr.startswith("<fixture:"):  # what pytest passes for a fixture parameter
-            return self._fixture_value(expr[9:-1])
-        if expr.startswith("<key:"):  # a constant-key element, never a container's bag
-            return self._keyed_only(expr[5:-1], scope_id)
-        if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x
-            return self._accessor(expr, 0, scope_id, "R")
-        if expr.startswith('"'):
+        first = expr[:1]
+        if first == "<":
+            special = self._special(expr, scope_id)
+            if special is not None:
+                return special
+        elif first == '"':
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
         base, ops = parse_expr(expr)
@@ -1491,6 +1486,21 @@ class Resolver:
         for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
             _merge(vals, self.resolve(arg, caller_scope) or {}, True)
         return vals
+
+    def _special(self, expr: str, scope_id: str) -> Values | None:
+        """The values of the extractor's ``<...>`` forms that stand alone; None for a name
+        such as ``<arg@3:4>`` or ``<partial:f>()``, which resolves like any other."""
+        if expr == "<lambda>":
+            return {("L",): False}
+        if expr.startswith("<def:"):  # the function itself, as a decorator receives it
+            return {("F", expr[5:-1]): False}
+        if expr.startswith("<fixture:"):  # what pytest passes for a fixture parameter
+            return self._fixture_value(expr[9:-1])
+        if expr.startswith("<key:"):  # a constant-key element, never a container's bag
+            return self._keyed_only(expr[5:-1], scope_id)
+        if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x
+            return self._accessor(expr, 0, scope_id, "R")
+        return None
 
     def _partial(self, held: str, scope_id: str) -> Values:
         """``partial(f, ...)``: calling it calls ``f`` (a function, a method, a class) with
