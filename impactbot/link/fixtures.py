@@ -19,7 +19,6 @@ old revision from those of the new one.
 
 from __future__ import annotations
 
-import fnmatch
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from posixpath import basename, dirname
@@ -32,13 +31,14 @@ Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (function id, parameter
 def is_test_file(path: str) -> bool:
     """pytest's default ``python_files``: ``test_*.py`` and ``*_test.py``."""
     name = basename(path)
-    return fnmatch.fnmatch(name, "test_*.py") or fnmatch.fnmatch(name, "*_test.py")
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
 def is_unittest_file(path: str) -> bool:
     """unittest's default discovery pattern, ``test*.py`` (Django's runner uses it too):
     ``tests.py`` holds ``TestCase`` classes that pytest's default ``python_files`` skips."""
-    return fnmatch.fnmatch(basename(path), "test*.py")
+    name = basename(path)
+    return name.startswith("test") and name.endswith(".py")
 
 
 def is_fixture(definition: Definition) -> bool:
