@@ -19,7 +19,13 @@ import click
 from impactbot import __version__
 from impactbot.boundary import EXIT_GATE, EXIT_OK, error_handler
 from impactbot.cache import Cache
-from impactbot.config import Settings, settings_from_environ, settings_from_table, table_from_toml
+from impactbot.config import (
+    Settings,
+    pytest_test_files,
+    settings_from_environ,
+    settings_from_table,
+    table_from_toml,
+)
 from impactbot.errors import CannotPostComment, ConfigError, UsageError
 from impactbot.git import GitRepository
 from impactbot.model import Report, Revision
@@ -38,13 +44,7 @@ def _config_table(repo: GitRepository, config: Path | None, at: Revision | None)
         text = config.read_text(encoding="utf-8")
         return table_from_toml(text, str(config), pyproject=config.name == "pyproject.toml")
     for name, is_pyproject in ((".impactbot.toml", False), ("pyproject.toml", True)):
-        found: str | None
-        if at is not None:  # read from a commit, e.g. the base of a pull request
-            data = repo.read_path(at, name)
-            found = data.decode("utf-8", "replace") if data is not None else None
-        else:
-            path = repo.root / name
-            found = path.read_text(encoding="utf-8") if path.is_file() else None
+        found = _root_file(repo, at, name)
         if found is None:
             continue
         text = found
@@ -54,10 +54,22 @@ def _config_table(repo: GitRepository, config: Path | None, at: Revision | None)
     return {}
 
 
+def _root_file(repo: GitRepository, at: Revision | None, name: str) -> str | None:
+    """A file at the repository root: in the working tree, or in commit ``at``."""
+    if at is not None:  # read from a commit, e.g. the base of a pull request
+        data = repo.read_path(at, name)
+        return data.decode("utf-8", "replace") if data is not None else None
+    path = repo.root / name
+    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+
+
 def _settings(repo: GitRepository, opts: dict[str, Any], at: Revision | None) -> Settings:
     table = _config_table(repo, opts.get("config"), at)
     settings = settings_from_table(table, "[tool.impactbot]")
     settings = settings_from_environ(os.environ, settings)
+    if settings.test_files is None:  # which files hold tests: pytest's own configuration says
+        found = pytest_test_files(lambda name: _root_file(repo, at, name))
+        settings = settings.with_overrides(test_files=found)
     return settings.with_overrides(
         depth=opts.get("depth"),
         hub_cap=opts.get("hub_cap"),

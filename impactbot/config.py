@@ -31,6 +31,9 @@ class Settings:
     # derive a commit's graph from a cached nearby one (impactbot.link.incremental):
     # exact, faster for the next commit of a branch, slower for a cold run
     incremental_graphs: bool = False
+    # pytest's python_files: which files hold tests (None: what the repository's pytest
+    # configuration says, else pytest's defaults, test_*.py and *_test.py)
+    test_files: tuple[str, ...] | None = None
 
     def with_overrides(self, **values: Any) -> Settings:
         """Apply values that were actually given (None means "not given")."""
@@ -53,6 +56,7 @@ KEYS = {
     "max-impacted": "max_impacted",
     "time-budget": "time_budget",
     "incremental-graphs": "incremental_graphs",
+    "test-files": "test_files",
 }
 
 
@@ -99,6 +103,7 @@ CLEANERS: dict[str, Callable[[object], object]] = {
     "max_impacted": _positive_int,
     "time_budget": _seconds,
     "incremental_graphs": _bool,
+    "test_files": _globs,
 }
 
 
@@ -175,3 +180,53 @@ def _parse_env(raw: str, name: str) -> object:
     if "tuple" in str(kind):
         return [g for g in raw.split(",") if g]
     return raw
+
+
+# Where pytest reads its configuration, in the order it looks (the first that has a
+# pytest section wins), and the section there.
+PYTEST_CONFIGS = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", None),
+                  ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
+
+
+def pytest_test_files(read: Callable[[str], str | None]) -> tuple[str, ...] | None:
+    """pytest's ``python_files`` as the repository configures it (``read(name)`` gives a
+    root file's text, or None), or None: pytest's defaults. A file that cannot be parsed
+    counts as not configuring it (pytest would refuse to run; that is not ours to say)."""
+    for name, section in PYTEST_CONFIGS:
+        text = read(name)
+        if text is None:
+            continue
+        found = _pyproject_python_files(text) if section is None else _ini_python_files(text, section)
+        if found is not None:
+            return found[0] or None
+    return None
+
+
+def _ini_python_files(text: str, section: str) -> tuple[tuple[str, ...]] | None:
+    """((globs,),) when the file has the pytest section (globs empty: not set), else None."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    if not parser.has_section(section):
+        return None
+    return (tuple(parser.get(section, "python_files", fallback="").split()),)
+
+
+def _pyproject_python_files(text: str) -> tuple[tuple[str, ...]] | None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
+    except tomllib.TOMLDecodeError:
+        return None
+    if not isinstance(options, dict):
+        return None
+    value = options.get("python_files", ())
+    globs = value.split() if isinstance(value, str) else [g for g in value if isinstance(g, str)]
+    return (tuple(globs),)

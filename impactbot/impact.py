@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from impactbot.link import is_unittest_class, receives_call_arguments
-from impactbot.link.fixtures import is_test_file, is_unittest_file
+from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_unittest_file
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import parse_expr
 from impactbot.model import (
@@ -351,6 +351,7 @@ def walk(
     hub_cap: int,
     head_facts: Mapping[str, FileFacts] | None = None,
     base_facts: Mapping[str, FileFacts] | None = None,
+    layout: TestLayout = DEFAULT_LAYOUT,
 ) -> Impact:
     """The impact of a change set on the head revision."""
     changed = tuple(changed)
@@ -382,12 +383,12 @@ def walk(
     # what reaches a test through its own body, not through a hook run around it
     body = set(_bfs(head, seeds, None, None, {}, hooks=False)) | changed_ids
     hooked = {cls for node in reached for cls, _ in head.hooked_classes(node)}
-    imported = _test_modules_changed_for_effect(changed)
+    imported = _test_modules_changed_for_effect(changed, layout)
     hooked |= {cls for path in imported for cls in head.classes_in(path)}
     tests = sorted(
         {n for n in reached if n in head.symbols and head.symbols[n].is_test}
         | {t for path in imported for t in head.tests_in(path)}
-        | _inherited_tests(head, body, hooked, head_facts or {})
+        | _inherited_tests(head, body, hooked, head_facts or {}, layout)
     )
     return Impact(
         impacted=tuple(sorted(impacted, key=lambda i: (i.depth, i.symbol.id))),
@@ -399,7 +400,7 @@ def walk(
     )
 
 
-def _test_modules_changed_for_effect(changed: Iterable[ChangedSymbol]) -> set[str]:
+def _test_modules_changed_for_effect(changed: Iterable[ChangedSymbol], layout: TestLayout) -> set[str]:
     """Test files whose module-level code changed without binding any name differently
     (``sys.path`` set up, a plugin registered, a side-effect import): that code runs, and
     may fail, before every test of the file. A change that rebinds names (an import
@@ -407,18 +408,18 @@ def _test_modules_changed_for_effect(changed: Iterable[ChangedSymbol]) -> set[st
     return {
         c.symbol.path for c in changed
         if c.symbol.kind == "module" and c.change == "modified" and not c.names
-        and (is_test_file(c.symbol.path) or is_unittest_file(c.symbol.path))
+        and (layout.is_test_file(c.symbol.path) or is_unittest_file(c.symbol.path))
     }
 
 
 def _inherited_tests(head: SymbolGraph, body: Iterable[str], hooked: Iterable[str],
-                     facts: Mapping[str, FileFacts]) -> set[str]:
+                     facts: Mapping[str, FileFacts], layout: TestLayout) -> set[str]:
     """pytest node ids of test methods as the subclasses that inherit them run them
     (``Sub::test_x`` runs ``Base.test_x``; a mixin's tests run only there): of the test
     methods ``body`` reaches, and every test a class in ``hooked`` inherits (a hook that
     reaches the change runs around each of them)."""
     out: set[str] = set()
-    collection = _Collection(head, facts)
+    collection = _Collection(head, facts, layout)
     methods = head.methods()
     for node in body:
         symbol = head.symbols.get(node)
@@ -460,8 +461,8 @@ class _Collection:
     ``Test*`` without an ``__init__``, and unittest ``TestCase`` subclasses (through
     bases in any file of the repository) in those and in files unittest discovers."""
 
-    def __init__(self, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> None:
-        self.head, self.facts = head, facts
+    def __init__(self, head: SymbolGraph, facts: Mapping[str, FileFacts], layout: TestLayout) -> None:
+        self.head, self.facts, self.layout = head, facts, layout
         self._defs: dict[str, dict[str, Definition]] = {}
         self._unittest: dict[str, bool] = {}
 
@@ -469,7 +470,7 @@ class _Collection:
         symbol = self.head.symbols.get(class_id)
         if symbol is None or "::" in symbol.qualname:
             return False
-        pytest_file = is_test_file(symbol.path)
+        pytest_file = self.layout.is_test_file(symbol.path)
         if pytest_file and symbol.qualname.startswith("Test") and f"{class_id}::__init__" not in self.head.symbols:
             return True
         return (pytest_file or is_unittest_file(symbol.path)) and self._is_unittest(class_id)

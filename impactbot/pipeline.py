@@ -39,6 +39,7 @@ from impactbot.rank import rank, similarities
 from impactbot.versions import EXTRACTOR_VERSION, IMPACT_VERSION, LINK_VERSION
 
 if TYPE_CHECKING:
+    from impactbot.link.fixtures import TestLayout
     from impactbot.link.incremental import LinkTrace
 
 # Linking, the process pool, incremental linking and paired linking are imported
@@ -162,8 +163,15 @@ def analysed_files(revision: Revision, settings: Settings) -> dict[str, str]:
 def graph_key(revision: Revision, settings: Settings) -> str | None:
     if revision.worktree:
         return None
-    h = hashlib.sha1(repr((settings.include, settings.exclude)).encode()).hexdigest()[:12]
+    h = hashlib.sha1(repr((settings.include, settings.exclude, settings.test_files)).encode()).hexdigest()[:12]
     return f"{revision.commit}:{EXTRACTOR_VERSION}:{LINK_VERSION}:{h}"
+
+
+def test_layout(settings: Settings) -> TestLayout:
+    """Which files hold tests: the configured ``python_files``, else pytest's defaults."""
+    from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout
+
+    return TestLayout(settings.test_files) if settings.test_files else DEFAULT_LAYOUT
 
 
 def trace_key(key: str) -> str:
@@ -188,11 +196,11 @@ def revision_graph(
     if store.cache.path is None or not settings.incremental_graphs:
         from impactbot.link import link
 
-        graph, trace = link(facts), None  # nothing is kept: no later run can derive from it
+        graph, trace = link(facts, test_layout(settings)), None  # nothing is kept: no later run derives from it
     else:
         from impactbot.link.incremental import link_traced, trace_to_graph
 
-        graph, trace = _derived(facts, near, settings, store) or link_traced(facts)
+        graph, trace = _derived(facts, near, settings, store) or link_traced(facts, test_layout(settings))
     if key is not None and not store.out_of_time:
         store.cache.put_graph(key, graph)
         if trace is not None:
@@ -219,7 +227,7 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
         return base, revision_graph(changes.head, settings, store, near=(changes.base,))
     base_facts = store.facts_of(analysed_files(changes.base, settings))
     head_facts = store.facts_of(analysed_files(changes.head, settings))
-    base, head, base_encoded = link_pair(base_facts, head_facts)
+    base, head, base_encoded = link_pair(base_facts, head_facts, test_layout(settings))
     if not store.out_of_time:
         if base_key is not None:
             if base_encoded is None:
@@ -259,7 +267,8 @@ def _derived(
             store.graphs[key] = (graph, trace)
         if trace is not None:
             # the facts of files unchanged between the two are shared: only changed blobs are read
-            return derive(graph, store.facts_of(analysed_files(other, settings)), facts, trace)
+            old_facts = store.facts_of(analysed_files(other, settings))
+            return derive(graph, old_facts, facts, trace, test_layout(settings))
     return None
 
 
@@ -418,6 +427,7 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
         head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
         head_facts=LazyFacts(analysed_files(changes.head, settings), store),
         base_facts=LazyFacts(analysed_files(changes.base, settings), store),
+        layout=test_layout(settings),
     )
     return changed, impact
 

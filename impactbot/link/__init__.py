@@ -15,7 +15,13 @@ from typing import Protocol
 
 from impactbot.extract import writes_init
 from impactbot.link.callbacks import callback_arguments
-from impactbot.link.fixtures import fixture_uses, is_test_file, is_unittest_file, pytest_flows
+from impactbot.link.fixtures import (
+    DEFAULT_LAYOUT,
+    TestLayout,
+    fixture_uses,
+    is_unittest_file,
+    pytest_flows,
+)
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     COMMON_METHODS,
@@ -52,12 +58,14 @@ Outcome = tuple[list[Target], str]  # targets of a call site and its status
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
 
 
-def _is_test_symbol(path: str, qualname: str, kind: str, defs: Mapping[str, Definition]) -> bool:
+def _is_test_symbol(
+    path: str, qualname: str, kind: str, defs: Mapping[str, Definition], layout: TestLayout = DEFAULT_LAYOUT
+) -> bool:
     """pytest's default collection: ``test*`` functions, and ``test*`` methods of
     ``Test*`` classes without ``__init__`` or of unittest ``TestCase`` subclasses; and
     the ``test*`` methods of ``TestCase`` subclasses in any file unittest discovers
     (``tests.py``)."""
-    pytest_file = is_test_file(path)
+    pytest_file = layout.is_test_file(path)
     if not (pytest_file or is_unittest_file(path)) or kind not in ("function", "method"):
         return False
     parts = qualname.split("::")
@@ -112,7 +120,9 @@ class _Edges:
         )
 
 
-def symbols_of(path: str, facts: FileFacts, inits: Mapping[str, Signature] | None = None) -> list[Symbol]:
+def symbols_of(
+    path: str, facts: FileFacts, inits: Mapping[str, Signature] | None = None, layout: TestLayout = DEFAULT_LAYOUT
+) -> list[Symbol]:
     """The graph nodes one file contributes; ``inits`` holds the __init__ signatures classes
     get from their bases (see :func:`impactbot.link.inits.inherited_inits`)."""
     defs: dict[str, Definition] = {}
@@ -131,7 +141,7 @@ def symbols_of(path: str, facts: FileFacts, inits: Mapping[str, Signature] | Non
             language=facts.language,
             # a class's own signature is the __init__ a dataclass-like decorator wrote
             signature=_signature_of(path, d, inits),
-            is_test=_is_test_symbol(path, d.qualname, d.kind, defs),
+            is_test=_is_test_symbol(path, d.qualname, d.kind, defs, layout),
             variants=d.variants,
         )
         for d in defs.values()
@@ -235,9 +245,13 @@ class SiteWatch(Protocol):
 
 class _Linker:
     def __init__(
-        self, facts: Mapping[str, FileFacts], resolver: Callable[[Mapping[str, FileFacts]], Resolver] = Resolver
+        self,
+        facts: Mapping[str, FileFacts],
+        resolver: Callable[[Mapping[str, FileFacts]], Resolver] = Resolver,
+        layout: TestLayout = DEFAULT_LAYOUT,
     ) -> None:
         self.facts = {p: f for p, f in facts.items() if f.language == "python"}
+        self.layout = layout
         self.r = resolver(self.facts)
         self.edges = _Edges()
         self.unresolved: dict[str, int] = defaultdict(int)
@@ -273,7 +287,7 @@ class _Linker:
         """Everything emitted so far, sorted, with the symbols of every file."""
         inits = inherited_inits(self.r)
         return LinkedGraph(
-            symbols=tuple(s for p in sorted(self.facts) for s in symbols_of(p, self.facts[p], inits)),
+            symbols=tuple(s for p in sorted(self.facts) for s in symbols_of(p, self.facts[p], inits, self.layout)),
             edges=self.edges.edges(),
             unresolved=tuple(sorted((k, v) for k, v in self.unresolved.items() if v)),
             calls=tuple(self.calls),
@@ -300,7 +314,7 @@ class _Linker:
         results: dict[int, Outcome] = {}
         revisit: list[int] = []
         self.r.collect_stores()
-        for key, flow in pytest_flows(self.facts):  # what pytest passes, before any call's
+        for key, flow in pytest_flows(self.facts, self.layout):  # what pytest passes, before any call's
             self.r.param_flow[key].append(flow)
         for i, (path, site) in enumerate(sites):
             given = known(i) if known is not None else None
@@ -574,7 +588,7 @@ class _Linker:
 
     def fixture_edges(self, paths: Collection[str] | None = None) -> None:
         """Uses-fixture edges of the tests and fixtures in ``paths`` (all files by default)."""
-        for user, _, target, line in fixture_uses(self.facts):
+        for user, _, target, line in fixture_uses(self.facts, self.layout):
             if paths is None or user.split("::", 1)[0] in paths:
                 self.edges.add(user, target, "uses_fixture", "resolved", line)
 
@@ -599,6 +613,7 @@ def _keeps_signature(decorator: str, definition: Definition) -> bool:
     return name in TRANSPARENT_DECORATORS and not is_property
 
 
-def link(facts: Mapping[str, FileFacts]) -> LinkedGraph:
-    """Resolve every call site of a revision into a graph (deterministic)."""
-    return _Linker(facts).run()
+def link(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> LinkedGraph:
+    """Resolve every call site of a revision into a graph (deterministic); ``layout``
+    says which files hold tests."""
+    return _Linker(facts, layout=layout).run()

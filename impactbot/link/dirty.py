@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from posixpath import basename
 
-from impactbot.link.fixtures import is_fixture, is_test_file
+from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_fixture
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import (
     INPLACE_FALLBACKS,
@@ -314,11 +313,11 @@ def named_by_site(facts: FileFacts) -> set[str]:
     return out
 
 
-def fixture_names(path: str, facts: FileFacts) -> set[str]:
+def fixture_names(path: str, facts: FileFacts, layout: TestLayout = DEFAULT_LAYOUT) -> set[str]:
     """Parameter names of a test or conftest file's functions and the names its
     ``usefixtures`` marks ask for: the fixtures it may use; and ``<autouse>``, as any
     autouse fixture up the tree may apply to its tests."""
-    if not (is_test_file(path) or basename(path) == "conftest.py"):
+    if not layout.holds_tests(path):
         return set()
     names = {p.name for d in facts.definitions if d.signature is not None for p in d.signature.params}
     return names | {n for d in facts.definitions for n in d.uses_fixtures} | {AUTOUSE}

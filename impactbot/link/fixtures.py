@@ -19,13 +19,46 @@ old revision from those of the new one.
 
 from __future__ import annotations
 
+import fnmatch
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from posixpath import basename, dirname
 
 from impactbot.model import Definition, FileFacts, symbol_id
 
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (function id, parameter) <- (value, scope)
+
+
+PYTEST_FILES = ("test_*.py", "*_test.py")  # pytest's default python_files
+
+
+@dataclass(frozen=True)
+class TestLayout:
+    """Which files pytest collects tests from: its ``python_files`` globs, matched
+    against a file's name (or the end of its path, for a glob holding a ``/``)."""
+
+    __test__ = False  # not a test class, whatever pytest makes of its name
+
+    python_files: tuple[str, ...] = PYTEST_FILES
+
+    def is_test_file(self, path: str) -> bool:
+        if self.python_files == PYTEST_FILES:
+            return is_test_file(path)
+        name = basename(path)
+        # a glob with a "/" matches the end of the path, at any depth, as pytest matches
+        # it against an absolute path
+        return any(
+            fnmatch.fnmatchcase("/" + path, "*/" + glob) if "/" in glob else fnmatch.fnmatchcase(name, glob)
+            for glob in self.python_files
+        )
+
+    def holds_tests(self, path: str) -> bool:
+        """A test file or a conftest: where tests and fixtures are."""
+        return self.is_test_file(path) or basename(path) == "conftest.py"
+
+
+DEFAULT_LAYOUT = TestLayout()
 
 
 def is_test_file(path: str) -> bool:
@@ -75,7 +108,9 @@ def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str
         directory = dirname(directory)
 
 
-def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str | None, str, int]]:
+def fixture_uses(
+    facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT
+) -> Iterator[tuple[str, str | None, str, int]]:
     """(user id, parameter, fixture id, line of the user) for each fixture a function of a
     test file or a conftest uses: through a parameter named after a visible fixture, or
     without a value (``parameter`` None) through ``@pytest.mark.usefixtures`` on it or
@@ -84,9 +119,9 @@ def fixture_uses(facts: Mapping[str, FileFacts]) -> Iterator[tuple[str, str | No
     if not found:
         return
     autouse = _autouse(facts)
-    overrides = _Overrides(facts)
+    overrides = _Overrides(facts, layout)
     for path in sorted(facts):
-        if not is_test_file(path) and basename(path) != "conftest.py":
+        if not layout.holds_tests(path):
             continue
         definitions = facts[path].definitions
         requested = _requested(definitions)
@@ -116,12 +151,12 @@ class _Overrides:
     name it defines again. Classes are told by their names (test code imports its base
     classes by name), so that this stays a function of the facts."""
 
-    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+    def __init__(self, facts: Mapping[str, FileFacts], layout: TestLayout) -> None:
         self.children: dict[str, list[tuple[str, str]]] = defaultdict(list)  # base name -> (path, class)
         self.classes: dict[str, list[tuple[str, Definition]]] = defaultdict(list)  # class name -> (path, class)
         self.fixture_ids: set[str] = set()
         for path in sorted(facts):
-            if not is_test_file(path) and basename(path) != "conftest.py":
+            if not layout.holds_tests(path):
                 continue
             for d in facts[path].definitions:
                 if d.kind == "class":
@@ -210,27 +245,27 @@ def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualn
         directory = dirname(directory)
 
 
-def pytest_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
+def pytest_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
     """What pytest passes the parameters of tests and fixtures, as argument flows: the
     values of the fixtures they name, and the values ``parametrize`` lists for them."""
-    return fixture_flows(facts) + parametrize_flows(facts)
+    return fixture_flows(facts, layout) + parametrize_flows(facts, layout)
 
 
-def parametrize_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
+def parametrize_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
     """``@pytest.mark.parametrize("cls", CLASSES)``: each element of CLASSES flows into ``cls``."""
     return [
         ((symbol_id(path, d.qualname), param), (value, symbol_id(path, scope)))
         for path in sorted(facts)
-        if is_test_file(path) or basename(path) == "conftest.py"
+        if layout.holds_tests(path)
         for d in facts[path].definitions
         for param, value, scope in d.parametrized
     ]
 
 
-def fixture_flows(facts: Mapping[str, FileFacts]) -> list[Flow]:
+def fixture_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
     """The fixture values flowing into parameters, as argument flows."""
     return [
         ((user, param), (f"<fixture:{target}>", target))
-        for user, param, target, _ in fixture_uses(facts)
+        for user, param, target, _ in fixture_uses(facts, layout)
         if param is not None
     ]

@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from impactbot.link import Flow, Outcome, _Linker, site_flows, symbols_of
 from impactbot.link.dirty import Changes, changes
-from impactbot.link.fixtures import pytest_flows
+from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, pytest_flows
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import Resolver, Target, descriptors
 from impactbot.link.trace import FileTrace, LinkTrace, Recorder, freeze, thaw, trace_from_graph, trace_to_graph
@@ -60,9 +60,9 @@ __all__ = ["LinkTrace", "derive", "link_traced", "trace_from_graph", "trace_to_g
 # ----------------------------------------------------------------- full link
 
 
-def link_traced(facts: Mapping[str, FileFacts]) -> tuple[LinkedGraph, LinkTrace]:
-    """``link(facts)`` and the trace that lets a later revision be derived from it."""
-    return _traced(_Linker(facts, resolver=TracingResolver))
+def link_traced(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> tuple[LinkedGraph, LinkTrace]:
+    """``link(facts, layout)`` and the trace that lets a later revision be derived from it."""
+    return _traced(_Linker(facts, resolver=TracingResolver, layout=layout))
 
 
 def _traced(linker: _Linker) -> tuple[LinkedGraph, LinkTrace]:
@@ -90,8 +90,10 @@ def derive(
     old_facts: Mapping[str, FileFacts],
     new_facts: Mapping[str, FileFacts],
     trace: LinkTrace,
+    layout: TestLayout = DEFAULT_LAYOUT,
 ) -> tuple[LinkedGraph, LinkTrace]:
-    """``link_traced(new_facts)``, computed from the linked graph and trace of ``old_facts``.
+    """``link_traced(new_facts, layout)``, computed from the linked graph and trace of
+    ``old_facts`` (linked with the same ``layout``).
 
     The graph equals ``link(new_facts)`` field by field. Files whose facts are
     the same object (or equal) in both mappings count as unchanged.
@@ -101,7 +103,7 @@ def derive(
     changed = {p for p in prev.keys() | new.keys() if not _same(prev.get(p), new.get(p))}
     if not changed:
         return old, trace
-    linker = _Linker(new, resolver=TracingResolver)
+    linker = _Linker(new, resolver=TracingResolver, layout=layout)
     if not trace.matches(prev):
         log.debug("linking from scratch: the trace does not belong to the old facts")
         return _traced(linker)
@@ -117,7 +119,7 @@ def derive(
             derived = _Derivation(old, prev, new, changed, trace, linker, affected, old_r, found.hierarchy).run()
     except _OrderSensitive:
         log.debug("linking from scratch: an order-sensitive result changed")
-        return link_traced(new)
+        return link_traced(new, layout)
     log.debug("derived: %d changed, %d of %d files resolved again", len(changed), len(affected), len(new))
     return derived
 
@@ -248,7 +250,7 @@ class _Derivation:
 
     def _old_flows(self) -> dict[Key, list[tuple[str | None, str]]]:
         out: dict[Key, list[tuple[str | None, str]]] = defaultdict(list)
-        for key, flow in pytest_flows(self.prev):  # first, as the link adds them
+        for key, flow in pytest_flows(self.prev, self.linker.layout):  # first, as the link adds them
             out[key].append(flow)
         for path in sorted(self.prev):
             calls = self.prev[path].calls
@@ -348,7 +350,7 @@ class _Derivation:
             before = old_symbols.get(path, [])
             # a class's __init__ may come from bases in files that changed
             if path in self.changed or any(s.id in inits or (s.kind == "class" and s.signature) for s in before):
-                symbols.extend(symbols_of(path, self.new[path], inits))
+                symbols.extend(symbols_of(path, self.new[path], inits, self.linker.layout))
             else:
                 symbols.extend(before)
         edges = [e for e in self.old.edges if kept(e.source)] + list(linker.edges.edges())

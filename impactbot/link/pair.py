@@ -10,22 +10,24 @@ import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 
+from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout
 from impactbot.model import FileFacts, LinkedGraph
 
 # Set just before the fork, so the child reads the facts from memory it shares
 # with the parent instead of receiving them pickled.
 _FACTS: Mapping[str, FileFacts] = {}
+_LAYOUT: TestLayout = DEFAULT_LAYOUT
 
 
 def _link_shared() -> bytes:
     from impactbot.cache import encode
     from impactbot.link import link
 
-    return encode(link(_FACTS))
+    return encode(link(_FACTS, _LAYOUT))
 
 
 def link_pair(
-    base: Mapping[str, FileFacts], head: Mapping[str, FileFacts]
+    base: Mapping[str, FileFacts], head: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT
 ) -> tuple[LinkedGraph, LinkedGraph, bytes | None]:
     """(link(base), link(head)), computed in parallel where fork is available, and
     the base graph as the child encoded it for the cache (None when not forked)."""
@@ -33,14 +35,14 @@ def link_pair(
     from impactbot.link import link
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return link(base), link(head), None
-    global _FACTS
-    _FACTS = base
+        return link(base, layout), link(head, layout), None
+    global _FACTS, _LAYOUT
+    _FACTS, _LAYOUT = base, layout
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             future = pool.submit(_link_shared)
-            head_graph = link(head)
+            head_graph = link(head, layout)
             encoded = future.result()
     finally:
-        _FACTS = {}
+        _FACTS, _LAYOUT = {}, DEFAULT_LAYOUT
     return decode(encoded, LinkedGraph), head_graph, encoded

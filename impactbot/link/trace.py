@@ -182,7 +182,8 @@ class Recorder:
         seen = seen or _Seen()
         count = len(facts.calls)
         if old is None:
-            old = FileTrace(count, names=frozenset(named_by_site(facts) | fixture_names(path, facts)))
+            names = named_by_site(facts) | fixture_names(path, facts, self.linker.layout)
+            old = FileTrace(count, names=frozenset(names))
         touched = (old.touched - seen.first_done) | seen.touched
         cyclic1 = (old.cyclic1 - seen.first_done) | seen.cyclic1
         final = {**old.final, **seen.final}

@@ -1636,3 +1636,21 @@ def test_testcase_classes_in_files_unittest_discovers_are_tests(repo: RepoBuilde
     # tests.py matches unittest's test*.py (as Django's runner discovers it): only its TestCase
     # methods are tests there; checks.py matches neither pattern
     assert diff(repo.path, "main..feature")["tests"] == ["shop/tests.py::PriceTests::test_price"]
+
+
+def test_the_repositorys_pytest_python_files_say_which_files_hold_tests(repo: RepoBuilder) -> None:
+    tests_py = "from shop.models import price\n\n\ndef test_price():\n    assert price() == 1\n"
+    repo.commit({
+        "shop/__init__.py": "",
+        "shop/models.py": "def price():\n    return 1\n",
+        "shop/tests.py": tests_py,
+        "shop/test_other.py": tests_py,
+        "setup.cfg": "[tool:pytest]\npython_files = tests.py\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"shop/models.py": "def price():\n    return 2\n"})
+    # pytest-django style: tests.py holds the tests, test_*.py is no longer collected
+    assert diff(repo.path, "main..feature")["tests"] == ["shop/tests.py::test_price"]
+    repo.commit({"pyproject.toml": '[tool.impactbot]\ntest-files = ["test_*.py", "tests.py"]\n'})
+    tests = diff(repo.path, "main..feature")["tests"]
+    assert tests == ["shop/test_other.py::test_price", "shop/tests.py::test_price"]
