@@ -168,6 +168,7 @@ class Definition:
     autouse: bool = False
     # ``@pytest.mark.parametrize``: (parameter, expr of what it gets, scope that expr is read in)
     parametrized: tuple[tuple[str, str, str], ...] = ()
+    fixture_alias: str | None = None  # ``@pytest.fixture(name="db")``: the name tests ask for
 
     @property
     def name(self) -> str:

@@ -165,14 +165,18 @@ class DefinitionFacts(FileState):
                 self.sites.append((node_key(node), site))
         return tuple(found)
 
-    def _pytest_marks(self, d: Def) -> tuple[tuple[str, ...], bool, tuple[tuple[str, str, str], ...]]:
+    def _pytest_marks(
+        self, d: Def
+    ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, str, str], ...], str | None]:
         """What pytest decorators on ``d`` say: the fixture names of its
         ``@pytest.mark.usefixtures(...)``, whether ``@pytest.fixture(autouse=True)``
-        decorates it, and what ``@pytest.mark.parametrize`` passes each parameter."""
+        decorates it, what ``@pytest.mark.parametrize`` passes each parameter, and the
+        name ``@pytest.fixture(name=...)`` gives the fixture."""
         if d.decorated is None:
-            return (), False, ()
+            return (), False, (), None
         used: list[str] = []
         autouse = False
+        alias: str | None = None
         values: list[tuple[str, str, str]] = []
         for node in d.decorated.children:
             inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
@@ -185,9 +189,12 @@ class DefinitionFacts(FileState):
                 used.extend(n for n in map(_string, args) if n is not None)
             elif callee == "fixture":
                 autouse = autouse or keyword_arguments(inner).get("autouse") == "True"
+                named = [a.child_by_field_id(self.e.f["value"]) for a in args if a.type == "keyword_argument"
+                         and text_of(a.child_by_field_id(self.e.f["name"]) or a) == "name"]
+                alias = next((n for n in (_string(v) for v in named if v is not None) if n), alias)
             elif callee == "parametrize":
                 values.extend(self._parametrized(inner, args))
-        return tuple(used), autouse, tuple(values)
+        return tuple(used), autouse, tuple(values), alias
 
     def _parametrized(self, call: Node, args: list[Node]) -> list[tuple[str, str, str]]:
         """(parameter, value expr, scope) for ``@pytest.mark.parametrize("a, b", CASES)``:

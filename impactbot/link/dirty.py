@@ -269,6 +269,9 @@ def changes(
     _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
     if any(_autouse_fixtures(old_facts.get(p)) != _autouse_fixtures(new_facts.get(p)) for p in changed):
         out.definitions.add(AUTOUSE)  # which tests run which autouse fixture may differ
+    for facts in (f for p in changed for f in (old_facts.get(p), new_facts.get(p)) if f is not None):
+        # a fixture named by name=: tests ask for it under that name, not its function's
+        out.definitions |= {d.fixture_alias for d in facts.definitions if d.fixture_alias}
     for versions in (old_scopes, new_scopes):
         for path in changed:
             # a read inside a scope nested in a reshaped one counts as a read of that scope

@@ -80,13 +80,18 @@ def is_fixture(definition: Definition) -> bool:
     )
 
 
+def fixture_name(definition: Definition) -> str:
+    """The name tests ask for a fixture by: its function's, or ``name=``'s."""
+    return definition.fixture_alias or definition.name
+
+
 def fixtures(facts: Mapping[str, FileFacts]) -> dict[str, dict[str, str]]:
     """fixture name -> {defining file -> fixture id} (the first definition in a file)."""
     out: dict[str, dict[str, str]] = defaultdict(dict)
     for path in sorted(facts):
         for d in facts[path].definitions:
             if is_fixture(d):
-                out[d.qualname.rsplit("::", 1)[-1]].setdefault(path, symbol_id(path, d.qualname))
+                out[fixture_name(d)].setdefault(path, symbol_id(path, d.qualname))
     return out
 
 
@@ -154,7 +159,7 @@ class _Overrides:
     def __init__(self, facts: Mapping[str, FileFacts], layout: TestLayout) -> None:
         self.children: dict[str, list[tuple[str, str]]] = defaultdict(list)  # base name -> (path, class)
         self.classes: dict[str, list[tuple[str, Definition]]] = defaultdict(list)  # class name -> (path, class)
-        self.fixture_ids: set[str] = set()
+        self.fixture_ids: dict[tuple[str, str, str], str] = {}  # (path, class, fixture name) -> id
         for path in sorted(facts):
             if not layout.holds_tests(path):
                 continue
@@ -163,8 +168,8 @@ class _Overrides:
                     self.classes[d.name].append((path, d))
                     for base in d.bases:
                         self.children[base.rpartition(".")[2]].append((path, d.qualname))
-                elif is_fixture(d):
-                    self.fixture_ids.add(symbol_id(path, d.qualname))
+                elif is_fixture(d) and d.parent:
+                    self.fixture_ids.setdefault((path, d.parent, fixture_name(d)), symbol_id(path, d.qualname))
 
     def inherited(self, path: str, owner: str, name: str, user: str) -> str | None:
         """The fixture ``name`` defined in the class ``owner`` of ``path`` or in one of its
@@ -178,8 +183,8 @@ class _Overrides:
             if (where, qualname) in seen:
                 continue
             seen.add((where, qualname))
-            fixture = symbol_id(where, f"{qualname}::{name}")
-            if fixture in self.fixture_ids and fixture != user:
+            fixture = self.fixture_ids.get((where, qualname, name))
+            if fixture is not None and fixture != user:
                 return fixture
             definition = next((d for p, d in self.classes.get(qualname.rpartition("::")[2], ()) if p == where), None)
             for base in definition.bases if definition is not None else ():
@@ -198,8 +203,8 @@ class _Overrides:
                 continue
             visited.add(base)
             for path, qualname in self.children.get(base, ()):
-                fixture = symbol_id(path, f"{qualname}::{name}")
-                if fixture in self.fixture_ids and fixture != seen and fixture not in out:
+                fixture = self.fixture_ids.get((path, qualname, name))
+                if fixture is not None and fixture != seen and fixture not in out:
                     out.append(fixture)
                 stack.append(qualname.rpartition("::")[2])
         return sorted(out)

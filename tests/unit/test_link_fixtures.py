@@ -298,3 +298,47 @@ def test_indirect(cls):
     assert {("tests/test_p.py::test_cases", "fields.py::String::deserialize"),
             ("tests/test_p.py::test_cases", "fields.py::Integer::deserialize")} <= calls
     assert not {c for c in calls if c[0] == "tests/test_p.py::test_indirect"}
+
+
+ALIASED = """
+import pytest
+from app import Db, Service
+
+@pytest.fixture(name="service")
+def service_fixture():
+    return Service()
+
+class TestDb:
+    @pytest.fixture(name="conn")
+    def make_conn(self):
+        return Db()
+
+    def test_query(self, conn, service):
+        conn.query()
+        service.run()
+"""
+
+
+def test_a_fixture_named_by_name_is_asked_for_by_that_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = facts({"tests/test_alias.py": ALIASED})["tests/test_alias.py"]
+    assert {d.qualname: d.fixture_alias for d in found.definitions if d.fixture_alias} == {
+        "service_fixture": "service", "TestDb::make_conn": "conn"}
+    files = {"app.py": APP, "tests/test_alias.py": ALIASED}
+    edges = _edges(files)
+    user = "tests/test_alias.py::TestDb::test_query"
+    assert {(user, "tests/test_alias.py::service_fixture", "uses_fixture"),
+            (user, "tests/test_alias.py::TestDb::make_conn", "uses_fixture"),
+            (user, "app.py::Db::query", "calls"), (user, "app.py::Service::run", "calls")} <= edges
+    # in a conftest, renamed: a test file that did not change asks for a name no fixture has now
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    conftest = ('import pytest\nfrom app import Service\n\n'
+                '@pytest.fixture(name="service")\ndef make():\n    return Service()\n')
+    files = {"app.py": APP, "tests/conftest.py": conftest,
+             "tests/test_run.py": "def test_run(service):\n    service.run()\n",
+             "tests/test_idle.py": "def test_idle(service):\n    pass\n"}  # takes it, calls nothing on it
+    renamed = dict(files, **{"tests/conftest.py": conftest.replace('name="service"', 'name="other"')})
+    _, derived = derived_from(facts(files), facts(renamed))
+    assert derived == link(facts(renamed))
+    pairs = {(e.source, e.target) for e in derived.edges}
+    assert ("tests/test_run.py::test_run", "app.py::Service::run") not in pairs
+    assert ("tests/test_idle.py::test_idle", "tests/conftest.py::make") not in pairs
