@@ -47,7 +47,9 @@ class DefinitionFacts(FileState):
             if live and _binds_name(decorators):
                 scope = self.owners.at(d.start - 1) if d.start else -1
                 row.bind(_Bound(d, params, scope), branch=self.branches.at(d.start) > scope)
-        out = [Definition("", "module", 1, line_count(self.data), fingerprint(texts[:1]))]
+        marks = self._pytestmarks()
+        lines = line_count(self.data)
+        out = [Definition("", "module", 1, lines, fingerprint(texts[:1]), uses_fixtures=marks.get("", ()))]
         for row in rows.values():
             d = row.first
             parent = rows.get(d.qualname.rpartition("::")[0]) if "::" in d.qualname else None
@@ -68,10 +70,35 @@ class DefinitionFacts(FileState):
                     fields,
                     self._in_branch(d),
                     self._metaclass(d),
-                    *self._pytest_marks(row.first),
+                    *self._pytest_marks(row.first, marks.get(d.qualname, ())),
                 )
             )
         return tuple(out)
+
+    def _pytestmarks(self) -> dict[str, tuple[str, ...]]:
+        """scope qualname -> the fixtures a ``pytestmark = pytest.mark.usefixtures(...)``
+        (or a list of marks holding one) of that module or class body asks for."""
+        if b"pytestmark" not in self.data:
+            return {}
+        out: dict[str, tuple[str, ...]] = {}
+        for node in self._caps("assign"):
+            left, value = node.child(0), node.child_by_field_id(self.e.f["right"])
+            if left is None or left.text != b"pytestmark" or value is None or not self._live(node):
+                continue
+            calls = self.x.named(value) if value.type in ("list", "tuple") else [value]
+            names = [n for call in calls if call.type == "call" for n in self._usefixtures(call)]
+            if names:
+                out[self.scope_at(node.start_byte)] = tuple(names)
+        return out
+
+    def _usefixtures(self, call: Node) -> list[str]:
+        """The fixture names of a ``pytest.mark.usefixtures(...)`` call (none for another call)."""
+        function = call.child_by_field_id(self.e.f["function"])
+        if function is None or (self.x.expr(function) or "").rpartition(".")[2] != "usefixtures":
+            return []
+        arguments = call.child_by_field_id(self.e.f["arguments"])
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        return [n for n in map(_string, args) if n is not None]
 
     def _in_branch(self, d: Def) -> bool:
         """Whether a definition sits in a branch or loop of its scope (it may not run)."""
@@ -166,15 +193,15 @@ class DefinitionFacts(FileState):
         return tuple(found)
 
     def _pytest_marks(
-        self, d: Def
+        self, d: Def, marked: tuple[str, ...] = ()
     ) -> tuple[tuple[str, ...], bool, tuple[tuple[str, str, str], ...], str | None]:
         """What pytest decorators on ``d`` say: the fixture names of its
         ``@pytest.mark.usefixtures(...)``, whether ``@pytest.fixture(autouse=True)``
         decorates it, what ``@pytest.mark.parametrize`` passes each parameter, and the
         name ``@pytest.fixture(name=...)`` gives the fixture."""
         if d.decorated is None:
-            return (), False, (), None
-        used: list[str] = []
+            return marked, False, (), None
+        used: list[str] = list(marked)  # a class body's pytestmark
         autouse = False
         alias: str | None = None
         values: list[tuple[str, str, str]] = []
@@ -186,7 +213,7 @@ class DefinitionFacts(FileState):
             arguments = inner.child_by_field_id(self.e.f["arguments"])
             args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
             if callee == "usefixtures":
-                used.extend(n for n in map(_string, args) if n is not None)
+                used.extend(self._usefixtures(inner))
             elif callee == "fixture":
                 autouse = autouse or keyword_arguments(inner).get("autouse") == "True"
                 named = [a.child_by_field_id(self.e.f["value"]) for a in args if a.type == "keyword_argument"

@@ -211,14 +211,18 @@ class _Overrides:
 
 
 def _requested(definitions: Sequence[Definition]) -> dict[str, list[str]]:
-    """qualname -> fixtures its own ``usefixtures`` and its classes' ask for."""
+    """qualname -> fixtures its own ``usefixtures``, its classes' and its module's
+    ``pytestmark`` ask for."""
     marked = {d.qualname: d.uses_fixtures for d in definitions if d.uses_fixtures}
     if not marked:
         return {}
     out: dict[str, list[str]] = {}
     for d in definitions:
+        if not d.qualname:
+            continue
         parts = d.qualname.split("::")
-        names = [n for i in range(1, len(parts) + 1) for n in marked.get("::".join(parts[:i]), ())]
+        # the module's own pytestmark first, then each enclosing class's, then its own
+        names = [n for i in range(0, len(parts) + 1) for n in marked.get("::".join(parts[:i]), ())]
         if names:
             out[d.qualname] = names
     return out

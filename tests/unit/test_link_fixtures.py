@@ -342,3 +342,27 @@ def test_a_fixture_named_by_name_is_asked_for_by_that_name(monkeypatch: pytest.M
     pairs = {(e.source, e.target) for e in derived.edges}
     assert ("tests/test_run.py::test_run", "app.py::Service::run") not in pairs
     assert ("tests/test_idle.py::test_idle", "tests/conftest.py::make") not in pairs
+
+
+def test_pytestmark_usefixtures_of_a_module_or_class_applies_to_its_tests() -> None:
+    source = """
+import pytest
+
+pytestmark = [pytest.mark.usefixtures("db"), pytest.mark.slow]
+
+class TestMarked:
+    pytestmark = pytest.mark.usefixtures("svc")
+
+    def test_one(self):
+        pass
+
+def test_two():
+    pass
+"""
+    uses = {(s, t) for s, t, k in _edges({"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_m.py": source})
+            if k == "uses_fixture" and s.startswith("tests/test_m.py")}
+    assert uses == {
+        ("tests/test_m.py::TestMarked::test_one", "tests/conftest.py::db"),
+        ("tests/test_m.py::TestMarked::test_one", "tests/conftest.py::svc"),
+        ("tests/test_m.py::test_two", "tests/conftest.py::db"),
+    }
