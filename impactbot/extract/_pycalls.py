@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import DOTTED_NAME, bagged
+from impactbot.extract._pyexpr import DOTTED_NAME, bagged, display_name
 from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
 from impactbot.extract._records import call_site
 from impactbot.model import CallKind, CallSite
@@ -171,7 +171,7 @@ class CallFacts(FileState):
         values = x.display_values(arg)
         if values is None:
             return None
-        name = f"<arg@{arg.start_point.row + 1}:{arg.start_point.column}>"
+        name = display_name(arg)
         pairs = [(name + suffix, value) for suffix, value in values]
         for key, member in x.literals.members(arg) or ():
             pairs += [(name + key, value) for suffix, value in x.values(member) if not suffix and value is not None]

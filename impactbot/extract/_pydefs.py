@@ -6,7 +6,7 @@ import re
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import Values, string_body
+from impactbot.extract._pyexpr import Values, display_name, string_body
 from impactbot.extract._pyfingerprint import Span, fingerprint
 from impactbot.extract._pyinit import dataclass_fields, generated_init, keyword_arguments
 from impactbot.extract._pystate import Def, FileState, child, line_count, line_of, named_child, node_key, text_of
@@ -241,7 +241,7 @@ class DefinitionFacts(FileState):
             names = [n.strip() for n in text.split(",") if n.strip()] if text is not None else []
         held = self.x.expr(values_node)
         if held is None and self.x.display_values(values_node) is not None:
-            held = f"<arg@{values_node.start_point.row + 1}:{values_node.start_point.column}>"
+            held = display_name(values_node)
         if held is None or not names:
             return []
         scope = self.scope_at(call.start_byte)

@@ -74,6 +74,12 @@ _WRAPPERS = frozenset({"Annotated", "ClassVar", "Final", "Required", "NotRequire
 _OPAQUE = frozenset({"Literal", "Callable", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"})
 
 
+def display_name(node: Node) -> str:
+    """The name a list, tuple, set or dict display handed to a call is bound under
+    (``<arg@line:column>``): the callee's parameter reads its elements through it."""
+    return f"<arg@{node.start_point.row + 1}:{node.start_point.column}>"
+
+
 def string_body(text: bytes) -> tuple[bytes, bytes] | None:
     """Split a string literal into (prefix, body); None when it is malformed."""
     start = 0
