@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from posixpath import basename
 from typing import TYPE_CHECKING, Protocol
@@ -304,16 +304,20 @@ RUN_ALL_FILES = (
 NOT_TESTED_DIRS = frozenset({"docs", "doc", "examples", "example"})
 
 
-def run_all_reason(changes: ChangeSet, repo: BlobReader | None = None) -> str | None:
+def run_all_reason(
+    changes: ChangeSet, repo: BlobReader | None = None, followed: Collection[str] = ()
+) -> str | None:
     """Changes the call graph cannot follow into tests (configuration, fixtures, lock files).
 
     With ``repo``, an edited ``pyproject.toml``, ``setup.cfg`` or ``tox.ini`` counts
     only when a section the tests may read changed (see impactbot.config_changes).
+    ``followed`` names files whose changes the graph does follow (a conftest whose
+    fixtures alone changed: the tests using them are selected).
     """
     for f in changes.files:
         for path in filter(None, (f.path, f.old_path)):
             name = basename(path)
-            if NOT_TESTED_DIRS.intersection(d.lower() for d in path.split("/")[:-1]):
+            if path in followed or NOT_TESTED_DIRS.intersection(d.lower() for d in path.split("/")[:-1]):
                 continue
             if not any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
                 continue
@@ -323,6 +327,26 @@ def run_all_reason(changes: ChangeSet, repo: BlobReader | None = None) -> str | 
             shown = f" ({', '.join(sections[:3])}{', ...' if len(sections) > 3 else ''})" if sections else ""
             return f"{path} changed{shown}: it can affect any test"
     return None
+
+
+def _fixture_only_conftests(changes: ChangeSet, changed: Sequence[ChangedSymbol], store: FactStore) -> set[str]:
+    """Edited conftest.py files whose every change is to a fixture function (not its
+    module-level code, a hook, a class): the uses_fixture edges lead from those to the
+    tests that run them, so the whole suite need not run."""
+    from impactbot.link.fixtures import is_fixture
+
+    out = set()
+    for f in changes.files:
+        if basename(f.path) != "conftest.py" or not f.old_blob or not f.new_blob or f.old_path:
+            continue
+        mine = [c for c in changed if c.symbol.path == f.path]
+        versions = [store.facts_of({f.path: blob}).get(f.path) for blob in (f.old_blob, f.new_blob)]
+        if not mine or any(v is None for v in versions):
+            continue
+        fixtures = {d.qualname for v in versions if v is not None for d in v.definitions if is_fixture(d)}
+        if all(c.symbol.qualname in fixtures and not c.symbol.qualname.startswith("pytest_") for c in mine):
+            out.add(f.path)
+    return out
 
 
 def _loud_sections(f: FileChange, name: str, repo: BlobReader | None) -> list[str] | None:
@@ -384,6 +408,7 @@ def _analyse(
     store = FactStore(repo, cache, deadline=deadline, progress=progress)
     everything, changes = changes, _analysed_changes(changes, settings)
     changed, impact = _impact(changes, settings, store, repo)
+    followed = _fixture_only_conftests(changes, changed, store)
     # Only symbols are needed from here on: the facts and graphs go before the
     # embedding model (about 700 MiB) is loaded, so the two never add up.
     store.forget()
@@ -402,7 +427,7 @@ def _analyse(
         unresolved_calls=impact.unresolved_calls,
         stats=Stats(store.parsed, store.cached, round(time.monotonic() - started, 3)),
         status="partial" if partial else "complete", partial_reason=partial,
-        run_all_tests=run_all_reason(everything, repo),
+        run_all_tests=run_all_reason(everything, repo, followed),
         skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
         ranking="semantic" if similarity is not None else "structural",
         notes=(embedder.failed,) if embedder is not None and embedder.failed else (),

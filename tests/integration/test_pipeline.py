@@ -1654,3 +1654,38 @@ def test_the_repositorys_pytest_python_files_say_which_files_hold_tests(repo: Re
     repo.commit({"pyproject.toml": '[tool.impactbot]\ntest-files = ["test_*.py", "tests.py"]\n'})
     tests = diff(repo.path, "main..feature")["tests"]
     assert tests == ["shop/test_other.py::test_price", "shop/tests.py::test_price"]
+
+
+FIXTURE_CONFTEST = """\
+import pytest
+
+from app.service import Service
+
+
+@pytest.fixture
+def service():
+    return Service()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: slow tests")
+"""
+
+
+def test_a_conftest_whose_fixtures_alone_changed_selects_their_tests_not_the_suite(repo: RepoBuilder) -> None:
+    repo.commit({
+        "app/__init__.py": "",
+        "app/service.py": "class Service:\n    def run(self):\n        return 1\n",
+        "tests/conftest.py": FIXTURE_CONFTEST,
+        "tests/test_service.py": "def test_run(service):\n    assert service.run() == 1\n",
+        "tests/test_plain.py": "def test_plain():\n    assert True\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"tests/conftest.py": FIXTURE_CONFTEST.replace("return Service()", "yield Service()")})
+    report = diff(repo.path, "main..feature")
+    assert report["run_all_tests"] is None
+    assert report["tests"] == ["tests/test_service.py::test_run"]
+    # a hook changed: the graph cannot tell which tests it touches
+    repo.commit({"tests/conftest.py": FIXTURE_CONFTEST.replace("slow tests", "slow ones")})
+    assert diff(repo.path, "main..feature")["run_all_tests"] == {
+        "reason": "tests/conftest.py changed: it can affect any test"}
