@@ -364,8 +364,8 @@ def report_key(changes: ChangeSet, settings: Settings, semantic: bool) -> str | 
     from impactbot import __version__
 
     parts = (changes.base.commit, changes.head.commit, settings.depth, settings.hub_cap, settings.include,
-             settings.exclude, settings.max_impacted, semantic and settings.model, EXTRACTOR_VERSION,
-             LINK_VERSION, IMPACT_VERSION, __version__, changes.base.ref, changes.head.ref)
+             settings.exclude, settings.test_files, settings.max_impacted, semantic and settings.model,
+             EXTRACTOR_VERSION, LINK_VERSION, IMPACT_VERSION, __version__, changes.base.ref, changes.head.ref)
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
