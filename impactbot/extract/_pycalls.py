@@ -8,27 +8,12 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import DOTTED_NAME, bagged, display_name
+from impactbot.extract._pyexpr import BINARY_DUNDERS, DOTTED_NAME, UNARY_DUNDERS, bagged, display_name
 from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
 from impactbot.extract._records import call_site
 from impactbot.model import CallKind, CallSite
 
-_BINARY = {
-    "+": "__add__",
-    "-": "__sub__",
-    "*": "__mul__",
-    "/": "__truediv__",
-    "//": "__floordiv__",
-    "%": "__mod__",
-    "**": "__pow__",
-    "@": "__matmul__",
-    "<<": "__lshift__",
-    ">>": "__rshift__",
-    "&": "__and__",
-    "|": "__or__",
-    "^": "__xor__",
-}
-AUGMENTED = {op + "=": "__i" + dunder[2:] for op, dunder in _BINARY.items()}
+AUGMENTED = {op + "=": "__i" + dunder[2:] for op, dunder in BINARY_DUNDERS.items()}
 _COMPARE = {
     "==": "__eq__",
     "!=": "__ne__",
@@ -39,7 +24,6 @@ _COMPARE = {
     ">=": "__ge__",
 }
 _CONTAINS = frozenset({"in", "not in"})
-_UNARY = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 _CONTAINER_METHODS = (".append", ".add", ".extend")
 
 # A call whose callee is a (dotted) name and whose arguments are names, dotted
@@ -273,7 +257,7 @@ class CallFacts(FileState):
             if kind in e.binary or kind in e.unary:
                 operator = node.child_by_field_id(f_operator)
                 operand = node.child_by_field_id(f_left if kind in e.binary else f_argument)
-                table = _BINARY if kind in e.binary else _UNARY
+                table = BINARY_DUNDERS if kind in e.binary else UNARY_DUNDERS
                 dunder = None if operator is None else table.get(operator.type)
                 if dunder is not None and operand is not None:
                     self._op(start, operand, dunder, node)

@@ -74,6 +74,25 @@ _WRAPPERS = frozenset({"Annotated", "ClassVar", "Final", "Required", "NotRequire
 _OPAQUE = frozenset({"Literal", "Callable", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"})
 
 
+# The method an operator calls on its (left) operand.
+BINARY_DUNDERS = {
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+    "@": "__matmul__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+}
+UNARY_DUNDERS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+
+
 def display_name(node: Node) -> str:
     """The name a list, tuple, set or dict display handed to a call is bound under
     (``<arg@line:column>``): the callee's parameter reads its elements through it."""
@@ -401,6 +420,8 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     key = literals.key
     operands = frozenset({identifier, attribute, call, subscript}) | wrappers
     dotted = DOTTED_NAME.fullmatch
+    binary, unary = g.kind("binary_operator"), g.kind("unary_operator")
+    f_left, f_operator, f_argument = g.fields["left"], g.fields["operator"], g.fields["argument"]
 
     def expr(node: Node) -> str | None:
         kind = node.kind_id
@@ -450,7 +471,17 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if kind in wrappers:
             inner = [c for c in node.named_children if c.kind_id != comment]
             return expr(inner[0]) if len(inner) == 1 else None
+        if kind in (binary, unary):
+            return _operated(node, kind == binary)
         return None
+
+    def _operated(node: Node, is_binary: bool) -> str | None:
+        # `a + b` is `a.__add__(b)`: what it gives is what that method returns
+        operator = node.child_by_field_id(f_operator)
+        dunder = None if operator is None else (BINARY_DUNDERS if is_binary else UNARY_DUNDERS).get(operator.type)
+        operand = node.child_by_field_id(f_left if is_binary else f_argument)
+        head = expr(operand) if dunder is not None and operand is not None else None
+        return None if head is None else f"{head}.{dunder}()"
 
     def _getattr(node: Node) -> str | None:
         # `getattr(obj, "name")` reads obj.name; `getattr(obj, "name", d)` is obj.name or d,
