@@ -20,6 +20,11 @@ EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "as
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 
 
+# Calls whose value ``expr`` renders as what they stand for (``getattr(o, "name")`` reads
+# o.name, ``type(o)`` is o.__class__, ``iter(x)`` is x.__iter__()).
+_RENDERED = frozenset({"getattr", "type", "iter", "next"})
+
+
 class BindingFacts(KeyedFacts):
     """The passes that produce Bindings and Imports, and ``__all__``."""
 
@@ -57,7 +62,7 @@ class BindingFacts(KeyedFacts):
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
                     # `getattr(o, "name")` reads o.name; `type(o)` is o.__class__
-                    if callee is _UNKNOWN or callee in ("getattr", "type") or callee in COPIES or callee in PARTIALS:
+                    if callee is _UNKNOWN or callee in _RENDERED or callee in COPIES or callee in PARTIALS:
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)

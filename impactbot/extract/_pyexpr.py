@@ -399,6 +399,8 @@ class Expressions:
 COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param"})
 _COPIES = frozenset(name.encode() for name in COPIES)
 PARTIALS = frozenset({"partial", "functools.partial"})
+# Builtins that call one protocol method of their only argument and give what it returns.
+_STEPS = {b"iter": "__iter__", b"next": "__next__"}
 _PARTIALS = frozenset(name.encode() for name in PARTIALS)
 
 
@@ -440,6 +442,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 return _type_of(node)
             if function is not None and function.kind_id == identifier and function.text == b"super":
                 return _super(node)
+            if function is not None and function.kind_id == identifier and function.text in _STEPS:
+                stepped = _stepped(node, _STEPS[function.text])
+                if stepped is not None:
+                    return stepped
             if function is not None and function.text in _PARTIALS:
                 held = _partial(node)
                 if held is not None:
@@ -511,6 +517,16 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if held is None or dotted(held.encode()) is None:
             return None
         return f"<partial:{held.replace('.', '/')}>"
+
+    def _stepped(node: Node, dunder: str) -> str | None:
+        # `iter(x)` is `x.__iter__()`, `next(it)` is `it.__next__()`: what the protocol
+        # method returns (the two-argument forms are something else)
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 1 or args[0].kind_id not in operands:
+            return None
+        head = expr(args[0])
+        return None if head is None else f"{head}.{dunder}()"
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as
