@@ -398,7 +398,10 @@ class Expressions:
 # case of a parametrize list, stands for its (first) value the same way.
 COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param"})
 _COPIES = frozenset(name.encode() for name in COPIES)
-PARTIALS = frozenset({"partial", "functools.partial"})
+# Callables that call the function they hold with arguments no call site shows in full:
+# ``partial(f, x)``, and ``staticmethod(f)``/``classmethod(f)`` stored in a class body
+# (read through an instance, whether it gets the receiver is not the plain function's rule).
+PARTIALS = frozenset({"partial", "functools.partial", "staticmethod", "classmethod"})
 # Builtins that call one protocol method of their only argument and give what it returns.
 _STEPS = {b"iter": "__iter__", b"next": "__next__"}
 _PARTIALS = frozenset(name.encode() for name in PARTIALS)

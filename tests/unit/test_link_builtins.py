@@ -32,3 +32,20 @@ next(iter(Countdown())).run()
     calls = _calls({"m.py": source})
     assert {("m.py", "m.py::Countdown::__iter__"), ("m.py", "m.py::Countdown::__next__"),
             ("m.py", "m.py::Step::run")} <= calls
+
+
+def test_a_function_held_by_staticmethod_in_a_class_body_is_called_unchecked() -> None:
+    source = """
+def shout(text):
+    return text.upper()
+
+class Greeter:
+    style = staticmethod(shout)
+
+    def greet(self, name):
+        return self.style(name)
+"""
+    graph = link(facts({"m.py": source}))
+    assert ("m.py::Greeter::greet", "m.py::shout") in {(e.source, e.target) for e in graph.edges}
+    # whether it gets the receiver is the wrapper's rule: the call's arguments are not checked
+    assert not [c for c in graph.calls if c.target == "m.py::shout"]
