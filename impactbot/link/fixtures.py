@@ -1,6 +1,7 @@
-"""pytest: which tests there are, and what pytest passes their parameters.
+"""pytest: which files hold tests, and what pytest passes the parameters of tests.
 
-pytest passes ``def test_run(service):`` the value of the fixture named ``service``
+A ``TestLayout`` carries the repository's ``python_files`` (pytest's defaults unless
+its configuration sets them). pytest passes ``def test_run(service):`` the value of the fixture named ``service``
 that is visible from the test: one its class or a base class defines, else one of
 the test's own file, else one of the nearest ``conftest.py`` up the directories.
 That value is what the fixture function returns, or what it yields when it is a
