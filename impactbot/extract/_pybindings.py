@@ -8,7 +8,7 @@ from operator import itemgetter
 from tree_sitter import Node
 
 from impactbot.extract._pycalls import AUGMENTED
-from impactbot.extract._pyexpr import COPIES, PARTIALS, elements
+from impactbot.extract._pyexpr import RENDERED_CALLS, elements
 from impactbot.extract._pykeyed import KeyedFacts
 from impactbot.extract._pystate import END, child, dotted_text, first_of, line_of, named_child, text_of
 from impactbot.extract._records import binding
@@ -19,10 +19,6 @@ EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "as
 
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 
-
-# Calls whose value ``expr`` renders as what they stand for (``getattr(o, "name")`` reads
-# o.name, ``type(o)`` is o.__class__, ``iter(x)`` is x.__iter__()).
-_RENDERED = frozenset({"getattr", "type", "iter", "next"})
 
 
 class BindingFacts(KeyedFacts):
@@ -61,8 +57,7 @@ class BindingFacts(KeyedFacts):
             if left.kind_id == identifier and value.kind_id in simple:
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
-                    # `getattr(o, "name")` reads o.name; `type(o)` is o.__class__
-                    if callee is _UNKNOWN or callee in _RENDERED or callee in COPIES or callee in PARTIALS:
+                    if callee is _UNKNOWN or callee in RENDERED_CALLS:  # what it stands for
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)

@@ -402,9 +402,13 @@ _COPIES = frozenset(name.encode() for name in COPIES)
 # ``partial(f, x)``, and ``staticmethod(f)``/``classmethod(f)`` stored in a class body
 # (read through an instance, whether it gets the receiver is not the plain function's rule).
 PARTIALS = frozenset({"partial", "functools.partial", "staticmethod", "classmethod"})
+_PARTIALS = frozenset(name.encode() for name in PARTIALS)
 # Builtins that call one protocol method of their only argument and give what it returns.
 _STEPS = {b"iter": "__iter__", b"next": "__next__"}
-_PARTIALS = frozenset(name.encode() for name in PARTIALS)
+# Calls whose value ``expr`` renders as what they stand for (``getattr(o, "name")`` reads
+# o.name, ``type(o)`` is o.__class__, ``iter(x)`` is x.__iter__(), a copy is its
+# argument, a partial the function it holds), not as the call's result.
+RENDERED_CALLS = frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:

@@ -18,6 +18,7 @@ from impactbot.link.callbacks import callback_arguments
 from impactbot.link.fixtures import (
     DEFAULT_LAYOUT,
     TestLayout,
+    Use,
     fixture_uses,
     is_unittest_file,
     pytest_flows,
@@ -252,6 +253,7 @@ class _Linker:
     ) -> None:
         self.facts = {p: f for p, f in facts.items() if f.language == "python"}
         self.layout = layout
+        self._fixture_uses: list[Use] | None = None
         self.r = resolver(self.facts)
         self.edges = _Edges()
         self.unresolved: dict[str, int] = defaultdict(int)
@@ -314,7 +316,7 @@ class _Linker:
         results: dict[int, Outcome] = {}
         revisit: list[int] = []
         self.r.collect_stores()
-        for key, flow in pytest_flows(self.facts, self.layout):  # what pytest passes, before any call's
+        for key, flow in pytest_flows(self.facts, self.layout, self.fixture_uses()):  # before any call's
             self.r.param_flow[key].append(flow)
         for i, (path, site) in enumerate(sites):
             given = known(i) if known is not None else None
@@ -586,9 +588,16 @@ class _Linker:
 
     # -------------------------------------------------------------- fixtures
 
+    def fixture_uses(self) -> list[Use]:
+        """The fixtures the tests and fixtures of the revision use (one walk for the flows
+        and the edges)."""
+        if self._fixture_uses is None:
+            self._fixture_uses = list(fixture_uses(self.facts, self.layout))
+        return self._fixture_uses
+
     def fixture_edges(self, paths: Collection[str] | None = None) -> None:
         """Uses-fixture edges of the tests and fixtures in ``paths`` (all files by default)."""
-        for user, _, target, line in fixture_uses(self.facts, self.layout):
+        for user, _, target, line in self.fixture_uses():
             if paths is None or user.split("::", 1)[0] in paths:
                 self.edges.add(user, target, "uses_fixture", "resolved", line)
 

@@ -29,6 +29,7 @@ from posixpath import basename, dirname
 from impactbot.model import Definition, FileFacts, symbol_id
 
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (function id, parameter) <- (value, scope)
+Use = tuple[str, str | None, str, int]  # (user id, parameter or None, fixture id, line of the user)
 
 
 PYTEST_FILES = ("test_*.py", "*_test.py")  # pytest's default python_files
@@ -114,9 +115,7 @@ def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str
         directory = dirname(directory)
 
 
-def fixture_uses(
-    facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT
-) -> Iterator[tuple[str, str | None, str, int]]:
+def fixture_uses(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> Iterator[Use]:
     """(user id, parameter, fixture id, line of the user) for each fixture a function of a
     test file or a conftest uses: through a parameter named after a visible fixture, or
     without a value (``parameter`` None) through ``@pytest.mark.usefixtures`` on it or
@@ -255,10 +254,13 @@ def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualn
         directory = dirname(directory)
 
 
-def pytest_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
+def pytest_flows(
+    facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT, uses: Sequence[Use] | None = None
+) -> list[Flow]:
     """What pytest passes the parameters of tests and fixtures, as argument flows: the
-    values of the fixtures they name, and the values ``parametrize`` lists for them."""
-    return fixture_flows(facts, layout) + parametrize_flows(facts, layout)
+    values of the fixtures they name (``uses``: ``fixture_uses`` already listed), and
+    the values ``parametrize`` lists for them."""
+    return fixture_flows(facts, layout, uses) + parametrize_flows(facts, layout)
 
 
 def parametrize_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
@@ -272,10 +274,12 @@ def parametrize_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAU
     ]
 
 
-def fixture_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
+def fixture_flows(
+    facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT, uses: Sequence[Use] | None = None
+) -> list[Flow]:
     """The fixture values flowing into parameters, as argument flows."""
     return [
         ((user, param), (f"<fixture:{target}>", target))
-        for user, param, target, _ in fixture_uses(facts, layout)
+        for user, param, target, _ in (fixture_uses(facts, layout) if uses is None else uses)
         if param is not None
     ]
