@@ -5,7 +5,8 @@ A linked revision's trace records, per file, everything its resolution read
 ``(scope id, name)`` for a name looked up in a scope, ``(class id, attr)`` for a
 member looked up on a class, ``("<module>", dotted)`` for a module looked up,
 ``(function id, "@param")`` for a parameter read, ``("<stores>", attr)`` for the
-assignments ``obj.attr = v`` outside obj's class consulted. Those records include what
+assignments ``obj.attr = v`` outside obj's class consulted, ``("<elements>", name)``
+for the elements of a module's container ``name`` (other modules write them too). Those records include what
 was read on the way, through imports, return values and argument flows, so a
 file whose records meet nothing that changed resolves exactly as before.
 
@@ -179,12 +180,20 @@ def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes
         out.paths.add(path)
         out.reads.add(("<all>", path))
         out.reads |= {("<stores>", attr) for v in (old, new) if v is not None for attr in v.stores}
+        out.reads |= {("<elements>", b.target[:-2].rpartition(".")[2]) for v in (old, new) if v is not None
+                      for b in v.facts.bindings if b.target.endswith("[]")}
+        # a module come or gone may own a container other modules write into
+        out.reads |= {("<elements>", name) for v in (old, new) if v is not None and path in v.scopes
+                      for name in v.scopes[path].names if name.isidentifier()}
         for v in (old, new):
             out.definitions |= {s.definition.name for s in (v.scopes.values() if v else ()) if s.definition}
             out.hierarchy |= any(s.kind == "class" for s in (v.scopes.values() if v else ()))
         return
     if old.facts.all_names != new.facts.all_names:
         out.reads.add(("<all>", path))
+    written = old.r.dotted_elements.get(path, []), new.r.dotted_elements.get(path, [])
+    if written[0] != written[1]:
+        out.reads |= {("<elements>", str(w[0])) for w in (*written[0], *written[1])}
     attrs = old.stores.keys() | new.stores.keys()
     out.reads |= {("<stores>", a) for a in attrs if old.stores.get(a) != new.stores.get(a)}
     for sid in old.scopes.keys() | new.scopes.keys():
@@ -236,6 +245,9 @@ def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, ne
         # `x = property(...)` made or unmade: reads of `.x` anywhere are resolved, or not
         out.definitions |= {n for n in changed if _made_property(on.get(n)) or _made_property(nn.get(n))}
     out.reads |= {(sid, name) for name in changed}
+    if scope.kind == "module":  # which module owns a container written from elsewhere may differ
+        out.reads |= {("<elements>", name.removesuffix("[]")) for name in changed if name.isidentifier()
+                      or name.endswith("[]")}
     if "*" in changed:
         out.lookups.add(sid)  # a name not bound here is looked up in the star-imported modules
     if changed and scope.kind == "class":

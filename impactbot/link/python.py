@@ -308,6 +308,11 @@ class Target:
     bound: bool | None  # gets the receiver implicitly; None when that cannot be told
 
 
+def _only_imports(sources: list[object] | None) -> bool:
+    """Whether a name is bound by imports of names alone (not a module, not a star)."""
+    return bool(sources) and all(isinstance(s, Import) and s.name not in (None, "*") for s in sources or ())
+
+
 class Resolver:
     """Resolves the expressions of one revision's Python files."""
 
@@ -351,11 +356,15 @@ class Resolver:
         self._narrowing_scopes: set[str] = set()
         self.touched_param = False
         self.truncated = False
+        self._dotted_elements: list[tuple[Binding, str]] = []  # `mod.X[]` bindings, and their scope
+        # per file, what a derived graph compares of those (see link.dirty): X first
+        self.dotted_elements: dict[str, list[tuple[object, ...]]] = defaultdict(list)
         for path in sorted(facts):
             self._index_file(path, facts[path])
         for scope in list(self.scopes.values()):
             if scope.kind in ("function", "method"):
                 self._relocate(scope)
+        self._move_elements()
         self.descriptor_classes, self.descriptor_attrs = descriptors(facts)
 
     # ------------------------------------------------------------- indexing
@@ -454,6 +463,79 @@ class Resolver:
                 if not scope.names[name]:
                     del scope.names[name]
 
+    def _move_elements(self) -> None:
+        """Element writes into another module's container (``from reg import HOOKS;
+        HOOKS.append(f)``, ``reg.TABLE[k] = g``) belong to that module's name, where its
+        own code (``for h in HOOKS: h()``) and every importer read them.
+
+        The owner is found by following imports alone, before anything is resolved, so a
+        revision's bindings stay a function of its files. Every file's writes count,
+        whatever the order modules are imported in: a registry is read after the writes
+        that fill it, or nothing would be found in it at all.
+        """
+        for scope in [s for s in self.scopes.values() if s.kind == "module"]:
+            for name in [n for n in scope.names if n.endswith("[]") and n[:-2].isidentifier()]:
+                if not _only_imports(scope.names.get(name[:-2])):
+                    continue
+                owner = self._imported_owner(scope, name[:-2])
+                if owner is not None:
+                    moved = [src if isinstance(src, Moved) else Moved(src, scope.id) for src in scope.names.pop(name)
+                             if isinstance(src, (Binding, Moved))]
+                    owner[0].names[owner[1] + "[]"].extend(moved)
+        for b, sid in self._dotted_elements:
+            scope = self.scopes[sid]
+            module, _, name = b.target[:-2].rpartition(".")
+            head = self.scopes[scope.path].names.get(module.partition(".")[0], ())
+            imports = [s for s in head if isinstance(s, Import)]
+            if not imports:
+                continue  # `self.items[]` and the like: no module's name
+            # the import is part of what a derived graph compares: it decides the owner
+            how = tuple((i.module, i.name, i.alias, i.level) for i in imports)
+            self.dotted_elements[scope.path].append((name, b.target, b.value, how))
+            home = self._dotted_owner(scope, module)
+            if home is not None and name in home.names:
+                home.names[name + "[]"].append(Moved(b, sid))
+
+    def _imported_owner(self, scope: Scope, name: str, depth: int = 0) -> tuple[Scope, str] | None:
+        """The module scope that binds what ``from m import name`` in ``scope`` imports,
+        through re-exports; None for a module, an outside name or an unclear import."""
+        sources = scope.names.get(name)
+        if depth > 3 or sources is None or len(sources) != 1 or not isinstance(sources[0], Import):
+            return None
+        imp = sources[0]
+        target = self.modules.absolute(scope.path, imp.module, imp.level)
+        if target is None or imp.name is None or self.modules.is_module(f"{target}.{imp.name}".lstrip(".")):
+            return None
+        for mod_path in self.modules.paths(target, scope.path):
+            owner = self.scopes.get(mod_path)
+            if owner is not None and imp.name in owner.names:
+                if _only_imports(owner.names[imp.name]):
+                    return self._imported_owner(owner, imp.name, depth + 1)
+                return owner, imp.name
+        return None
+
+    def _dotted_owner(self, scope: Scope, module: str) -> Scope | None:
+        """The module scope ``reg`` or ``pkg.reg`` names where ``scope`` writes ``reg.X[k]``."""
+        head, _, rest = module.partition(".")
+        while scope.kind != "module" and not self._binds(scope, head) and scope.parent:
+            scope = self.scopes[scope.parent]
+        sources = scope.names.get(head)
+        if sources is None or len(sources) != 1 or not isinstance(sources[0], Import):
+            return None
+        imp = sources[0]
+        target = self.modules.absolute(scope.path, imp.module, imp.level)
+        if target is None:
+            return None
+        if imp.name is None:
+            name = target if imp.alias else target.split(".", 1)[0]
+        else:
+            name = f"{target}.{imp.name}".lstrip(".")
+        name = f"{name}.{rest}" if rest else name
+        if not self.modules.is_module(name):
+            return None
+        paths = self.modules.paths(name, scope.path)
+        return self.scopes.get(paths[0]) if paths else None
+
     def _binds(self, scope: Scope, name: str) -> bool:
         return name in scope.names or name in scope.params
 
@@ -499,6 +581,8 @@ class Resolver:
             return
         target = b.target
         if "." in target:
+            if target.endswith("[]") and "(" not in target and "[" not in target[:-2]:
+                self._dotted_elements.append((b, sid))  # `reg.HOOKS.append(f)`: see _move_elements
             head, _, attr = target.partition(".")
             if scope.owner_class and head == scope.first_param and "." not in attr:
                 self.inst_attrs[scope.owner_class][attr].append((b, sid))

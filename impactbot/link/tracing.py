@@ -288,11 +288,19 @@ class TracingResolver(Resolver):
     def _lookup_here(self, name: str, scope: Scope) -> Values | None:
         if self.frame is not None:
             self.frame.append((scope.id, name))
+            self._note_elements(scope.id, name)
         return super()._lookup_here(name, scope)
 
     def _scope_target(self, scope_id: str, target: str) -> Values:
         self._note((scope_id, target))
+        self._note_elements(scope_id, target)
         return super()._scope_target(scope_id, target)
+
+    def _note_elements(self, scope_id: str, name: str) -> None:
+        """A module's container elements are also written from other modules (see
+        ``Resolver._move_elements``): which module owns them is read too."""
+        if self.frame is not None and name.endswith("[]") and "::" not in scope_id:
+            self.frame.append(("<elements>", name[:-2]))
 
     def returns(self, func_id: str, wrapped: bool = True) -> Values:
         self._note((func_id, "<return>[]"))

@@ -2,8 +2,9 @@
 
 A seeded random history edits a small package the way real histories do: functions
 come and go, files move, imports and re-exports change, a class gets another base,
-a method that a name-only edge relied on gets a twin, callbacks change, earlier
-commits are reverted, a conftest fixture appears and disappears. At every commit the
+a method that a name-only edge relied on gets a twin, callbacks change, modules
+write into each other's containers, earlier commits are reverted, a conftest
+fixture appears and disappears. At every commit the
 graph derived from the previous commit's (derived) graph must equal ``link`` run on
 the commit from scratch, field by field.
 """
@@ -242,6 +243,11 @@ class Program:
             ("table", f"TABLE = [{f}, {g}]\nTABLE.insert(0, {h})"),
             ("table", f"TABLE = {{'a': {f}}}\n\n\ndef fill():\n    TABLE['b'] = {h}"),
             ("pick", f"def pick():\n    return TABLE[{key}]"),
+            # elements written into another module's container, from its body or a function
+            ("register", f"from {dotted(self._module_path())} import TABLE as shared\nshared[{key}] = {h}"),
+            ("register", f"from {dotted(self._module_path())} import TABLE\nTABLE.append({h})"),
+            ("register", f"def register():\n    mod.TABLE[{key}] = {h}"),
+            ("register", f"mod.TABLE.append({h})"),
             ("pair", f"def pair():\n    return {f}, {g}"),
             ("pair", f"def pair():\n    return ({g}, {h})"),
             ("pair", f"def pair():\n    yield {f}\n    return {g}, {h}"),

@@ -1,0 +1,11 @@
+HANDLERS = {}
+STARTUP = []
+
+
+def handle(kind, payload):
+    return HANDLERS[kind](payload)
+
+
+def start():
+    for step in STARTUP:
+        step()
