@@ -24,7 +24,7 @@ _COMPARE = {
     ">=": "__ge__",
 }
 _CONTAINS = frozenset({"in", "not in"})
-_CONTAINER_METHODS = (".append", ".add", ".extend")
+_CONTAINER_METHODS = (".append", ".add", ".extend", ".insert", ".setdefault", ".update")
 
 # A call whose callee is a (dotted) name and whose arguments are names, dotted
 # names, numbers or plain strings, optionally as keyword=value: two calls in
@@ -72,7 +72,7 @@ class CallFacts(FileState):
             sites.append((key, site))
             self.callees[key] = callee
             if callee.endswith(_CONTAINER_METHODS):
-                self._container_call(node, scope, callee, args, keywords)
+                self._container_call(node, scope, callee, args, keywords, kwargs)
 
     def _call(self, node: Node) -> None:
         """A call site read from the tree (nested calls, subscripts, splats, ...)."""
@@ -145,7 +145,7 @@ class CallFacts(FileState):
             )
         )
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
-            self._container_call(node, scope, callee, args, keywords)
+            self._container_call(node, scope, callee, args, keywords, kwargs)
 
     def _displayed(self, arg: Node, scope: str) -> str | None:
         """``f([g, h])``: a name for the display, bound to its elements as ``x = [g, h]`` binds
@@ -208,12 +208,15 @@ class CallFacts(FileState):
                 self.sites.append((node_key(raised), site))
 
     def _container_call(
-        self, node: Node, scope: str, callee: str, args: tuple[str | None, ...], keywords: Sequence[str]
+        self, node: Node, scope: str, callee: str, args: tuple[str | None, ...], keywords: Sequence[str],
+        kwargs: Sequence[tuple[str, str | None]],
     ) -> None:
-        """``x.append(f)`` / ``x.add(f)`` bind ``x[]``; ``__all__`` may grow."""
+        """``x.append(f)`` / ``x.add(f)`` bind ``x[]``, and so do the other calls that put
+        elements in a list, set or dict; ``__all__`` may grow."""
         owner, _, method = callee.rpartition(".")
-        if method in ("append", "add") and len(args) == 1 and not keywords and args[0]:
-            self._bind(node, scope, [(bagged(owner) + "[]", args[0])], "assign")
+        added = _added_elements(method, args, keywords, kwargs)
+        if added and owner and owner != "__all__":
+            self._bind(node, scope, [(bagged(owner) + "[]", value) for value in added], "assign")
         if owner == "__all__" and scope == "" and method in ("append", "extend"):
             arguments = node.child_by_field_id(self.e.f["arguments"])
             values = [] if arguments is None else self.x.named(arguments)
@@ -342,3 +345,22 @@ def _simple_arguments(inner: bytes) -> _ArgumentFacts | None:
         result = tuple(args), tuple(keywords), tuple(kwargs)
     _ARGUMENTS_SEEN[inner] = result
     return result
+
+
+def _added_elements(
+    method: str, args: tuple[str | None, ...], keywords: Sequence[str], kwargs: Sequence[tuple[str, str | None]]
+) -> list[str]:
+    """What ``x.<method>(...)`` puts in ``x`` when x is a list, set or dict: ``append(f)``,
+    ``insert(0, f)``, ``setdefault(k, f)`` the argument; ``extend(fs)`` and
+    ``update(table)`` the elements of theirs, ``update(k=f)`` each keyword's value."""
+    if method in ("append", "add"):
+        return [args[0]] if len(args) == 1 and not keywords and args[0] else []
+    if method in ("insert", "setdefault"):
+        return [args[1]] if len(args) == 2 and not keywords and args[1] else []
+    if method == "extend":
+        return [args[0] + "[]"] if len(args) == 1 and not keywords and args[0] else []
+    if method == "update" and len(args) <= 1 and all(a for a in args):
+        named = [value for name, value in kwargs if name in keywords and value]
+        spread = [f"{value}[]" for name, value in kwargs if name == "**" and value]
+        return [f"{a}[]" for a in args if a] + named + spread
+    return []

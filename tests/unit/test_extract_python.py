@@ -958,6 +958,29 @@ def test_container_literals_and_container_calls_bind_elements() -> None:
     ]
 
 
+def test_calls_that_put_elements_in_a_container_bind_them() -> None:
+    source = """
+        steps.extend(more)
+        steps.insert(0, first)
+        table.setdefault("k", fallback)
+        table.update(extra)
+        table.update(save=on_save, **rest)
+        self.hooks.extend([on_exit])
+        steps.insert(first)
+        table.update(a, b)
+        __all__.extend(names)
+        """
+    assert [(t, v) for _, t, v, _ in binds(source) if not t.startswith("<arg")] == [
+        ("steps[]", "more[]"),
+        ("steps[]", "first"),
+        ("table[]", "fallback"),
+        ("table[]", "extra[]"),
+        ("table[]", "on_save"),
+        ("table[]", "rest[]"),
+        ("self.hooks[]", "<arg@6:18>[]"),
+    ]
+
+
 def test_a_walrus_binds_its_name() -> None:
     assert binds("if (match := pattern.search(text)):\n    pass\n") == [("", "match", "pattern.search()", "assign")]
 

@@ -70,8 +70,9 @@ KEYED = {
 BAG = {
     "a computed key": ('ops = {"a": f, "b": g}\nops[k]()\n', "ops[k]()", {"f", "g"}),
     "a computed-key store": ('ops = {"a": f, "b": g}\nops[k] = h\nops["a"]()\n', 'ops["a"]()', {"f", "g", "h"}),
-    "update": ('ops = {"a": f, "b": g}\nops.update(a=h)\nops["a"]()\n', 'ops["a"]()', {"f", "g"}),
-    "insert": ("fs = [f, g]\nfs.insert(0, h)\nfs[1]()\n", "fs[1]()", {"f", "g"}),
+    # what the call put in the container joins the bag
+    "update": ('ops = {"a": f, "b": g}\nops.update(a=h)\nops["a"]()\n', 'ops["a"]()', {"f", "g", "h"}),
+    "insert": ("fs = [f, g]\nfs.insert(0, h)\nfs[1]()\n", "fs[1]()", {"f", "g", "h"}),
     "append": ("fs = [f, g]\nfs.append(h)\nfs[-1]()\n", "fs[-1]()", {"f", "g", "h"}),
     "+=": ("fs = [f, g]\nfs += [h]\nfs[0]()\n", "fs[0]()", {"f", "g", "h"}),
     "passed to a function": ('ops = {"a": f, "b": g}\nfill(ops)\nops["a"]()\n', 'ops["a"]()', {"f", "g"}),
