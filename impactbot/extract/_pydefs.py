@@ -219,9 +219,22 @@ class DefinitionFacts(FileState):
                 named = [a.child_by_field_id(self.e.f["value"]) for a in args if a.type == "keyword_argument"
                          and text_of(a.child_by_field_id(self.e.f["name"]) or a) == "name"]
                 alias = next((n for n in (_string(v) for v in named if v is not None) if n), alias)
+                values.extend(self._fixture_params(inner, args))
             elif callee == "parametrize":
                 values.extend(self._parametrized(inner, args))
         return tuple(used), autouse, tuple(values), alias
+
+    def _fixture_params(self, call: Node, args: list[Node]) -> list[tuple[str, str, str]]:
+        """``@pytest.fixture(params=[A, B])``: the fixture reads each element as
+        ``request.param``, which is what the pair's first part names."""
+        held = None
+        for a in args:
+            name, value = a.child_by_field_id(self.e.f["name"]), a.child_by_field_id(self.e.f["value"])
+            if a.type == "keyword_argument" and name is not None and value is not None and text_of(name) == "params":
+                held = self.x.expr(value)
+                if held is None and self.x.display_values(value) is not None:
+                    held = display_name(value)
+        return [("request.param", f"{held}[]", self.scope_at(call.start_byte))] if held else []
 
     def _parametrized(self, call: Node, args: list[Node]) -> list[tuple[str, str, str]]:
         """(parameter, value expr, scope) for ``@pytest.mark.parametrize("a, b", CASES)``:

@@ -1308,6 +1308,9 @@ class Resolver:
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
+        if base == "request" and ops[:1] == (".param",) and (scope_id, "request.param") in self.param_flow:
+            # a fixture's `params=[...]` (see extract's _fixture_params), one element per run
+            return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
         found = self._resolve_ops(base, ops, scope_id)

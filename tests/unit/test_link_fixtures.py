@@ -300,6 +300,47 @@ def test_indirect(cls):
     assert not {c for c in calls if c[0] == "tests/test_p.py::test_indirect"}
 
 
+FIXTURE_PARAMS = """
+import pytest
+from fields import Boolean, Integer, String
+
+@pytest.fixture(params=[String, Integer])
+def field(request):
+    return request.param()
+
+@pytest.fixture(params=FACTORIES)
+def made(request):
+    make = request.param
+    return make()
+
+@pytest.fixture(params=["a", "b"])
+def label(request):
+    return request.param
+
+def test_field(field):
+    field.deserialize(None)
+
+def test_made(made, label):
+    made.deserialize(label)
+"""
+
+
+def test_a_fixture_with_params_gets_each_of_them_as_request_param() -> None:
+    found = facts({"tests/test_params.py": FIXTURE_PARAMS})["tests/test_params.py"]
+    assert {d.qualname: d.parametrized for d in found.definitions if d.parametrized} == {
+        "field": (("request.param", "<arg@5:23>[]", ""),),
+        "made": (("request.param", "FACTORIES[]", ""),),
+    }  # (a list of strings calls nothing)
+    fields = FIELDS + "\n\nFACTORIES = [Boolean]\n"
+    source = FIXTURE_PARAMS.replace("from fields import Boolean, Integer, String",
+                                    "from fields import Boolean, FACTORIES, Integer, String")
+    calls = {(s, t) for s, t, k in _edges({"fields.py": fields, "tests/test_params.py": source}) if k == "calls"}
+    assert {("tests/test_params.py::test_field", "fields.py::String::deserialize"),
+            ("tests/test_params.py::test_field", "fields.py::Integer::deserialize"),
+            ("tests/test_params.py::test_made", "fields.py::Boolean::deserialize")} <= calls
+    assert ("tests/test_params.py::test_field", "fields.py::Boolean::deserialize") not in calls
+
+
 ALIASED = """
 import pytest
 from app import Db, Service
@@ -366,3 +407,17 @@ def test_two():
         ("tests/test_m.py::TestMarked::test_one", "tests/conftest.py::svc"),
         ("tests/test_m.py::test_two", "tests/conftest.py::db"),
     }
+
+
+def test_a_derived_graph_follows_fixture_params_defined_in_a_file_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    source = FIXTURE_PARAMS.replace("from fields import Boolean, Integer, String",
+                                    "from fields import Boolean, FACTORIES, Integer, String")
+    before, after = FIELDS + "\nFACTORIES = [Boolean]\n", FIELDS + "\nFACTORIES = [String, Integer]\n"
+    for old, new in ((before, after), (after, before)):
+        old_facts = facts({"fields.py": old, "tests/test_params.py": source})
+        new_facts = facts({"fields.py": new, "tests/test_params.py": source})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert derived == link(new_facts)
