@@ -398,6 +398,11 @@ class Expressions:
 # case of a parametrize list, stands for its (first) value the same way.
 COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param"})
 _COPIES = frozenset(name.encode() for name in COPIES)
+# Builtins that make a new sequence of what iterating their argument gives: ``list(xs)``,
+# ``sorted(xs, key=k)`` stand for ``xs.__iter__()`` (not for xs: the sequence is a list,
+# whatever class xs is of).
+ITERATING = frozenset({"list", "tuple", "sorted", "reversed", "set", "frozenset"})
+_ITERATING = frozenset(name.encode() for name in ITERATING)
 # Callables that call the function they hold with arguments no call site shows in full:
 # ``partial(f, x)``, and ``staticmethod(f)``/``classmethod(f)`` stored in a class body
 # (read through an instance, whether it gets the receiver is not the plain function's rule).
@@ -408,7 +413,7 @@ _STEPS = {b"iter": "__iter__", b"next": "__next__"}
 # Calls whose value ``expr`` renders as what they stand for (``getattr(o, "name")`` reads
 # o.name, ``type(o)`` is o.__class__, ``iter(x)`` is x.__iter__(), a copy is its
 # argument, a partial the function it holds), not as the call's result.
-RENDERED_CALLS = frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS
+RENDERED_CALLS = frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
@@ -417,6 +422,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     attribute = g.kind("attribute")
     call = g.kind("call")
     subscript = g.kind("subscript")
+    slice_ = g.kind("slice")
     comment = g.kind("comment")
     lambdas = g.kinds("lambda")
     wrappers = g.kinds("parenthesized_expression")
@@ -461,6 +467,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 copied = _copied(node)
                 if copied is not None:
                     return copied
+            if function is not None and function.kind_id == identifier and function.text in _ITERATING:
+                copied = _iterated(node)
+                if copied is not None:
+                    return copied
             called = _suffixed(function, "()")
             if called is not None and called.endswith(".get()"):
                 return _get(node, called[:-2])
@@ -475,6 +485,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 if head is None:
                     return None
             index = node.named_child(1) if node.named_child_count == 2 else None
+            if index is not None and index.kind_id == slice_:
+                return head  # `xs[1:]`: a sequence of the same elements, of the same kind
+            if value is not None and _sliced(value):
+                return head + "[]"  # `xs[1:][0]` is not `xs[0]`: any of them
             return head + ((index is not None and key(index)) or "[]")
         if kind in lambdas:
             return "<lambda>"
@@ -487,6 +501,12 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if kind in (binary, unary):
             return _operated(node, kind == binary)
         return None
+
+    def _sliced(node: Node) -> bool:
+        if node.kind_id != subscript or node.named_child_count != 2:
+            return False
+        index = node.named_child(1)
+        return index is not None and index.kind_id == slice_
 
     def _operated(node: Node, is_binary: bool) -> str | None:
         # `a + b` is `a.__add__(b)`: what it gives is what that method returns
@@ -543,6 +563,16 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if not args or args[0].kind_id not in operands:
             return None
         return expr(args[0])
+
+    def _iterated(node: Node) -> str | None:
+        # `list(xs)`, `sorted(xs, key=k)`: one positional argument, keywords only beside it
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        positional = [a for a in args if a.kind_id not in not_positional]
+        if len(positional) != 1 or positional[0] is not args[0] or positional[0].kind_id not in operands:
+            return None
+        head = expr(positional[0])
+        return None if head is None else f"{head}.__iter__()"
 
     def _super(node: Node) -> str:
         # `super(B, self)` keeps its class: it may name a base to skip the enclosing class's

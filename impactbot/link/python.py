@@ -308,6 +308,9 @@ class Target:
     bound: bool | None  # gets the receiver implicitly; None when that cannot be told
 
 
+_STEP_OPS = frozenset({".__iter__", ".__next__"})
+
+
 def _only_imports(sources: list[object] | None) -> bool:
     """Whether a name is bound by imports of names alone (not a module, not a star)."""
     return bool(sources) and all(isinstance(s, Import) and s.name not in (None, "*") for s in sources or ())
@@ -1441,6 +1444,9 @@ class Resolver:
                 vals = self._super_of(op, scope_id) if ("B", "super") in vals else self.call_results(vals, scope_id)
             elif op[0] == "[":
                 vals = self._elements_at(vals, op)
+            elif op in _STEP_OPS and ops[i + 1 : i + 2] == ("()",) and any(v[0] in ("G", "D") for v in vals):
+                vals = self._stepped(vals, op, scope_id)
+                i += 1
             elif i + 1 < len(ops) and _is_element(ops[i + 1]):
                 # `obj.handlers[k]`: the elements stored into that attribute
                 vals = self._member_elements(vals, op[1:], ops[i + 1])
@@ -1451,6 +1457,19 @@ class Resolver:
                 return {}
             i += 1
         return vals
+
+    def _stepped(self, vals: Values, op: str, scope_id: str) -> Values:
+        """``iter(x)`` of a generator's iterator or of a display is the same elements;
+        ``next(x)`` one of them. Other values call their class's method."""
+        out: Values = {}
+        for val, inferred in vals.items():
+            if val[0] not in ("G", "D"):
+                _merge(out, self.call_results(self._members({val: inferred}, op[1:]), scope_id), inferred)
+            elif op == ".__iter__":
+                out[val] = inferred
+            else:
+                _merge(out, self._elements_at({val: inferred}, "[]"), inferred)
+        return out
 
     def _super_of(self, call: str, scope_id: str) -> Values:
         """``super(B, self)``: the MRO after ``B`` (which may be another class than the

@@ -981,6 +981,25 @@ def test_calls_that_put_elements_in_a_container_bind_them() -> None:
     ]
 
 
+def test_slices_and_sequences_built_from_another_stand_for_iterating_it() -> None:
+    source = """
+        a = xs[1:]
+        b = xs[1:][0]
+        c = list(xs)
+        d = sorted(xs, key=len)
+        e = list()
+        f = list(xs, ys)
+        """
+    assert [(t, v) for _, t, v, _ in binds(source)] == [
+        ("a", "xs"),
+        ("b", "xs[]"),
+        ("c", "xs.__iter__()"),
+        ("d", "xs.__iter__()"),
+        ("e", "list()"),
+        ("f", "list()"),
+    ]
+
+
 def test_a_walrus_binds_its_name() -> None:
     assert binds("if (match := pattern.search(text)):\n    pass\n") == [("", "match", "pattern.search()", "assign")]
 

@@ -1,0 +1,55 @@
+"""Sequences made of another's elements: slices, ``list(xs)``, ``sorted(xs)``,
+``iter(xs)`` and ``next(it)`` give what iterating ``xs`` gives."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from helpers.linking import facts
+
+from impactbot.link import link
+
+HEAD = """
+def f(): pass
+def g(): pass
+def gen():
+    yield f
+class Box:
+    def __iter__(self):
+        yield g
+class Bag(list):
+    def __add__(self, other):
+        return Bag(list(self) + list(other))
+FS = [f, g]
+"""
+
+CASES = {
+    "a slice": ("for h in FS[1:]:\n    h()", {"f", "g"}),
+    "a slice read by a constant index": ("FS[1:][0]()", {"f", "g"}),
+    "list() of a display": ("for h in list(FS):\n    h()", {"f", "g"}),
+    "sorted() with a key": ("for h in sorted(FS, key=id):\n    h()", {"f", "g"}),
+    "reversed() of a generator": ("for h in reversed(list(gen())):\n    h()", {"f"}),
+    "tuple() of an instance iterates its class": ("for h in tuple(Box()):\n    h()", {"g"}),
+    "iter() of a display": ("for h in iter(FS):\n    h()", {"f", "g"}),
+    "next() of a generator": ("next(gen())()", {"f"}),
+    "next(iter()) of a display": ("next(iter(FS))()", {"f", "g"}),
+}
+
+
+def called(body: str) -> set[str]:
+    source = HEAD + "\ndef main():\n" + textwrap.indent(body, "    ") + "\n"
+    graph = link(facts({"main.py": source}))
+    return {e.target.removeprefix("main.py::") for e in graph.edges
+            if e.source == "main.py::main" and e.kind == "calls" and e.target.removeprefix("main.py::") in ("f", "g")}
+
+
+@pytest.mark.parametrize(("body", "expected"), CASES.values(), ids=CASES.keys())
+def test_a_sequence_made_of_another_gives_its_elements(body: str, expected: set[str]) -> None:
+    assert called(body) == expected
+
+
+def test_list_of_an_instance_is_a_list_not_an_instance_of_its_class() -> None:
+    # `list(self) + list(other)` adds two lists: Bag.__add__ does not call itself
+    graph = link(facts({"main.py": HEAD}))
+    assert not [e for e in graph.edges if e.source == "main.py::Bag::__add__" and e.target == "main.py::Bag::__add__"]
