@@ -8,11 +8,15 @@ from operator import itemgetter
 from tree_sitter import Node
 
 from impactbot.extract._pycalls import AUGMENTED
-from impactbot.extract._pyexpr import RENDERED_CALLS, elements
+from impactbot.extract._pyexpr import RENDERED_CALLS, elements, string_body
 from impactbot.extract._pykeyed import KeyedFacts
 from impactbot.extract._pystate import END, child, dotted_text, first_of, line_of, named_child, text_of
 from impactbot.extract._records import binding
-from impactbot.model import BindingKind, Import
+from impactbot.model import Binding, BindingKind, Import
+
+# Django's relation fields: their first argument (or ``to=``) names the related model
+RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "ParentalKey", "ManyToManyField",
+                             "ParentalManyToManyField"})
 
 # context managers that pass only when their block raises (pytest, unittest)
 EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
@@ -67,6 +71,8 @@ class BindingFacts(KeyedFacts):
                         continue
                     else:
                         rendered = None if callee is None else callee + "()"
+                    if callee is not None and scope and callee.rpartition(".")[2] in RELATION_FIELDS:
+                        self._relation(node, left, value, scope, line, out)
                 else:
                     rendered = expr(value)
                 record = binding(scope, text_of(left), rendered, line, "assign", self._conditional(pos))
@@ -79,6 +85,27 @@ class BindingFacts(KeyedFacts):
                     self._op(pos, value, "__iter__", node)
                 if value.kind_id in containers and value.named_child_count:
                     self._literal(node, left, value, scope)
+
+    def _relation(
+        self, node: Node, left: Node, call: Node, scope: str, line: int, out: list[tuple[int, Binding]]
+    ) -> None:
+        """``customer = models.ForeignKey(Customer, ...)`` in a class body: bind
+        ``<model:customer>`` to the model its first argument (or ``to=``) names, a class
+        expression or a string (``"self"``, ``"shop.Customer"``), kept quoted."""
+        arguments = call.child_by_field_id(self.e.f["arguments"])
+        args = [] if arguments is None else [a for a in arguments.named_children if a.kind_id != self.e.comment]
+        first = next((a for a in args if a.kind_id != self.e.keyword_argument), None)
+        if first is None:
+            first = next((a.children[-1] for a in args if a.kind_id == self.e.keyword_argument
+                          and text_of(a.children[0]) == "to"), None)
+        if first is None:
+            return
+        parts = string_body(first.text or b"") if first.type == "string" else None
+        model = f'"{parts[1].decode("utf-8", "replace")}"' if parts is not None and not parts[0] else self.x.expr(first)
+        if model:
+            conditional = self._conditional(node.start_byte)
+            record = binding(scope, f"<model:{text_of(left)}>", model, line, "assign", conditional)
+            out.append((((node.start_byte << 32) | (END - node.end_byte)) + 1, record))
 
     def _property_getter(self, call: Node) -> str:
         """``x = property(get_x, set_x)``: ``<property:get_x,set_x>`` (reading x runs get_x,

@@ -56,6 +56,8 @@ from impactbot.model import (
 from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
+# values whose call or method runs code outside the repository (or none at all)
+OUTSIDE_KINDS = frozenset({"X", "B", "L", "G", "CM", "CE", "M", "D", "Q", "QM", "QT"})
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
 
 
@@ -403,7 +405,7 @@ class _Linker:
             return targets, "proxied"  # what __getattr__ hands back is not known: a name may tell
         if targets:
             return targets, "ok"
-        if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M", "D") for v in vals):
+        if any(v[0] in OUTSIDE_KINDS for v in vals):
             return [], "external"
         return [], "unknown"
 
@@ -443,7 +445,7 @@ class _Linker:
             targets.extend(self.r.iterator_next(callee, scope, line))
         if targets:
             return targets, "ok"
-        return [], "external" if any(v[0] in ("X", "B", "L", "G", "CM", "CE", "M", "D") for v in vals) else "unknown"
+        return [], "external" if any(v[0] in OUTSIDE_KINDS for v in vals) else "unknown"
 
     def _builtin_inplace(self, method_id: str, name: str) -> bool:
         owner = self.r.scopes[method_id].owner_class if method_id in self.r.scopes else None

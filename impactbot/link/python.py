@@ -22,6 +22,9 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("CM", func_id)``  the context manager a ``@contextmanager`` generator function returns
 - ``("CE", func_id)``  its ``__enter__`` (``__aenter__``): calling it gives what the function yields
 - ``("P", class_id)``  ``super()`` inside a method of that class
+- ``("Q", class_id)``  a Django manager or queryset of that model (see impactbot.link.django);
+                       ``("QM", class_id, method)`` one of its methods, ``("QT", class_id)``
+                       the (instance, created) pair ``get_or_create`` gives
 - ``("UB", func_id)``  a function stored in a class body (``run = helper``), read through
                        an instance, of which it cannot be told whether it gets the
                        instance as its first argument (see ``Resolver._stored``); also a
@@ -45,6 +48,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from impactbot.link import django
 from impactbot.link.modules import ModuleIndex
 from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, symbol_id
 
@@ -1821,7 +1825,17 @@ class Resolver:
             found = self._bind(hit[0], instance, attr, hit[1], val[1]) if hit else {}
             if kind in ("IS", "CS"):
                 _merge(found, self._dispatch(val[1], attr, instance), True)
+            if instance and hit is not None and hit[1] is not None:
+                related = self._related(hit[1], attr, val[1])
+                if related is not None:
+                    return {related: True}
+            elif not instance and attr in django.MANAGERS and self.is_model(val[1]):
+                found[("Q", val[1])] = True
             return found
+        if kind == "Q":
+            if attr == "model":
+                return {("S", val[1]): True}
+            return {("QM", val[1], attr): True} if django.method_result(attr) else {EXTERNAL: False}
         if kind == "P":
             hit = self.class_member(val[1], attr, start=1)
             found = self._bind(hit[0], True, attr, hit[1], val[1]) if hit else {}
@@ -1841,6 +1855,55 @@ class Resolver:
         if kind == "CM":
             return {("CE", val[1]): False} if attr == self._enter_method(val[1]) else {EXTERNAL: False}
         return {}
+
+    def is_model(self, class_id: str) -> bool:
+        """Whether a class of the repository is a Django model: it, or a class of the
+        repository it derives from, names ``models.Model`` from outside as a base (in
+        Django's own source, the manager and querysets are classes to follow instead)."""
+        seen: set[str] = set()
+        stack = [class_id]
+        while stack:
+            cls = stack.pop()
+            scope = self.scopes.get(cls)
+            if cls in seen or scope is None or scope.kind != "class" or scope.definition is None:
+                continue
+            seen.add(cls)
+            for expr, vals in zip(scope.definition.bases, self.base_values(cls), strict=False):
+                if expr in django.MODEL_BASES and EXTERNAL in vals:
+                    return True
+                stack.extend(v[1] for v in vals if v[0] == "S")
+        return False
+
+    def _related(self, owner: str, attr: str, cls: str) -> Value | None:
+        """What a relation field of a model's body gives read through an instance:
+        ``("I", model)`` for a ForeignKey, ``("Q", model)`` for a ManyToManyField (the
+        extractor binds ``<model:attr>`` to the model the field names)."""
+        scope = self.scopes[owner]
+        for src in scope.names.get(attr, ()):
+            kind = django.relation_kind(src.value) if isinstance(src, Binding) and src.value else None
+            if kind is None or not self.is_model(owner):
+                continue
+            self._note((owner, f"<model:{attr}>"))
+            named = [b.value for b in scope.names.get(f"<model:{attr}>", ()) if isinstance(b, Binding) and b.value]
+            model = self._model_named(named[0], scope, cls) if len(named) == 1 else None
+            return (kind, model) if model is not None else None
+        return None
+
+    def _model_named(self, arg: str, scope: Scope, cls: str) -> str | None:
+        """The model class a relation field names: a class, ``"self"``, ``"Customer"`` or
+        ``"app_label.Customer"`` (a model of that name, when only one has it)."""
+        ref = django.model_reference(arg)
+        if ref is None:
+            return None
+        name, by_name = ref
+        if by_name and name == "self":
+            return cls
+        found = self.resolve(name, scope.parent or scope.path) or {}
+        classes = [v[1] for v in found if v[0] == "S" and self.scopes[v[1]].kind == "class"]
+        if not classes and by_name:
+            self._note(("<subclasses>", ""))  # a model added or gone elsewhere may be the one
+            classes = [c for c in self.by_name.get(name, ()) if self.scopes[c].kind == "class" and self.is_model(c)]
+        return classes[0] if len(classes) == 1 else None
 
     def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
         """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users
@@ -2123,6 +2186,8 @@ class Resolver:
                 _merge(out, self._scope_target(val[1], val[2] + "[]"), True)
             elif val[0] in ("I", "IS"):
                 _merge(out, self._instance_elements(val), True)
+            elif val[0] in ("Q", "QT"):  # a queryset's rows; the pair's instance (its bool calls nothing)
+                out[("I", val[1])] = True
             elif val[0] == "X":
                 out[EXTERNAL] = False
         return out
@@ -2285,6 +2350,8 @@ class Resolver:
                     _merge(out, self.returns(t.id), True)
             elif kind == "CE":
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
+            elif kind == "QM":
+                out[(django.method_result(val[2]) or "X", val[1])] = True
             elif kind == "R" and ("R()", val[1]) not in self._active:
                 self._active.add(("R()", val[1]))
                 try:

@@ -1000,6 +1000,21 @@ def test_slices_and_sequences_built_from_another_stand_for_iterating_it() -> Non
     ]
 
 
+def test_a_relation_field_binds_the_model_it_names() -> None:
+    source = """
+        class Order(models.Model):
+            customer = models.ForeignKey(Customer, on_delete=models.CASCADE)
+            parent = models.ForeignKey("self", null=True)
+            items = ManyToManyField(to="shop.Item")
+            name = models.CharField(max_length=3)
+        """
+    assert [(s, t, v) for s, t, v, _ in binds(source) if t.startswith("<model:")] == [
+        ("Order", "<model:customer>", "Customer"),
+        ("Order", "<model:parent>", '"self"'),
+        ("Order", "<model:items>", '"shop.Item"'),
+    ]
+
+
 def test_a_walrus_binds_its_name() -> None:
     assert binds("if (match := pattern.search(text)):\n    pass\n") == [("", "match", "pattern.search()", "assign")]
 

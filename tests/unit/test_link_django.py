@@ -1,0 +1,131 @@
+"""Django's ORM: a model's manager and querysets give its instances, and a relation
+field read through an instance gives the related model (or a queryset of it)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.linking import derived_from, facts
+
+from impactbot.link import incremental, link
+
+MODELS = """
+from django.db import models
+
+
+class Customer(models.Model):
+    name = models.CharField(max_length=10)
+
+    def greet(self):
+        return "hi " + self.name
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+
+
+class TimeStamped(models.Model):
+    class Meta:
+        abstract = True
+
+    def touch(self):
+        pass
+
+
+class Item(TimeStamped):
+    def price(self):
+        return 1
+
+
+class Order(TimeStamped):
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE)
+    referrer = models.ForeignKey("shop.Customer", null=True, on_delete=models.SET_NULL)
+    parent = models.ForeignKey("self", null=True, on_delete=models.CASCADE)
+    items = models.ManyToManyField(Item)
+
+    def mark_paid(self):
+        self.save()
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+"""
+
+VIEWS = """
+from shop.models import Customer, Order
+
+
+def pay(order_id):
+    order = Order.objects.get(pk=order_id)
+    order.mark_paid()
+
+
+def unpaid():
+    for order in Order.objects.filter(paid=False).exclude(total=0).order_by("id")[:10]:
+        order.save()
+
+
+def greet_buyer(order):
+    order = Order.objects.select_related("customer").first()
+    order.customer.greet()
+    order.referrer.save()
+    order.parent.mark_paid()
+
+
+def prices():
+    return [item.price() for item in Order.objects.last().items.all()]
+
+
+def ensure(name):
+    customer, created = Customer.objects.get_or_create(name=name)
+    customer.save()
+    Customer._default_manager.create(name=name).greet()
+    Order.objects.latest("id").touch()
+"""
+
+CALLS = {
+    "get()": ("shop/views.py::pay", "shop/models.py::Order::mark_paid"),
+    "filter() chained and sliced, iterated": ("shop/views.py::unpaid", "shop/models.py::Order::save"),
+    "a ForeignKey to a class": ("shop/views.py::greet_buyer", "shop/models.py::Customer::greet"),
+    "a ForeignKey named by a string": ("shop/views.py::greet_buyer", "shop/models.py::Customer::save"),
+    "a ForeignKey to 'self'": ("shop/views.py::greet_buyer", "shop/models.py::Order::mark_paid"),
+    "a ManyToManyField's queryset": ("shop/views.py::prices", "shop/models.py::Item::price"),
+    "get_or_create()'s instance": ("shop/views.py::ensure", "shop/models.py::Customer::save"),
+    "_default_manager.create()": ("shop/views.py::ensure", "shop/models.py::Customer::greet"),
+    "a method of an abstract base": ("shop/views.py::ensure", "shop/models.py::TimeStamped::touch"),
+}
+
+FILES = {"shop/__init__.py": "", "shop/models.py": MODELS, "shop/views.py": VIEWS}
+
+
+def _calls(files: dict[str, str]) -> set[tuple[str, str]]:
+    return {(e.source, e.target) for e in link(facts(files)).edges if e.kind == "calls"}
+
+
+@pytest.mark.parametrize("edge", CALLS.values(), ids=CALLS.keys())
+def test_what_the_orm_gives_is_an_instance_of_the_model(edge: tuple[str, str]) -> None:
+    assert edge in _calls(FILES)
+
+
+def test_only_what_the_calls_give_is_linked() -> None:
+    calls = _calls(FILES)
+    # what each call gives is an instance of its own model, not of every model
+    assert ("shop/views.py::greet_buyer", "shop/models.py::Order::save") not in calls
+    assert ("shop/views.py::pay", "shop/models.py::Customer::greet") not in calls
+    assert ("shop/views.py::prices", "shop/models.py::Order::save") not in calls
+
+
+def test_a_class_that_is_no_model_gets_no_manager() -> None:
+    files = {
+        "shop/__init__.py": "",
+        "shop/models.py": "class Plain:\n    def save(self):\n        pass\n",
+        "shop/views.py": "from shop.models import Plain\n\ndef f():\n    Plain.objects.get().save()\n",
+    }
+    assert not {c for c in _calls(files) if c[1] == "shop/models.py::Plain::save"}
+
+
+def test_a_derived_graph_follows_a_relation_field_given_another_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    other = MODELS.replace("models.ForeignKey(Customer,", "models.ForeignKey(Item,")
+    for old, new in ((MODELS, other), (other, MODELS)):
+        old_facts = facts({**FILES, "shop/models.py": old})
+        new_facts = facts({**FILES, "shop/models.py": new})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert derived == link(new_facts)
