@@ -281,6 +281,33 @@ class Narrowing:
 
 
 @dataclass(frozen=True, slots=True)
+class Route:
+    """A URL pattern a web framework maps to a handler: ``@app.get("/items/{id}")`` on a
+    function (Flask, FastAPI, Starlette, aiohttp, ...) or ``path("items/<int:pk>/",
+    views.item, name="item")`` in a Django URLconf."""
+
+    scope: str  # where it is declared (the decorated function's scope, the URLconf's)
+    pattern: str  # as written: "/items/{id}", "items/<int:pk>/", "^items/(?P<pk>[0-9]+)/$"
+    handler: str  # "decorator": the decorated function's qualname; else the view's expr
+    line: int
+    kind: Literal["decorator", "path", "regex"]
+    methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
+    name: str | None = None  # ``name=``: what ``reverse()`` asks for
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A test client's request: ``client.get("/items/1")``, ``self.client.post(url)``
+    with ``url = reverse("item", ...)`` or ``url_for("item")``."""
+
+    scope: str
+    line: int
+    method: str  # "GET", "POST", ...
+    path: str | None  # the literal path; "\x00" stands where an f-string interpolates
+    name: str | None = None  # the route name or endpoint ``reverse``/``url_for`` asks for
+
+
+@dataclass(frozen=True, slots=True)
 class FileFacts:
     """Everything impactbot needs from one blob; depends only on its bytes."""
 
@@ -295,6 +322,8 @@ class FileFacts:
     # (first line, last line) of the with blocks that expect an exception
     # (``with pytest.raises(E):``, ``with self.assertRaises(E):``): calls there may fail on purpose
     expected_errors: tuple[tuple[int, int], ...] = ()
+    routes: tuple[Route, ...] = ()  # URL patterns it declares
+    requests: tuple[Request, ...] = ()  # requests its test clients make
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:
@@ -305,7 +334,7 @@ class FileFacts:
 
 # --------------------------------------------------------------------------- link
 
-EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture"]
+EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture", "requests"]
 Confidence = Literal["resolved", "inferred", "name_match"]
 CONFIDENCE_ORDER: dict[str, int] = {"resolved": 0, "inferred": 1, "name_match": 2}
 

@@ -19,6 +19,7 @@ from impactbot.extract._pycalls import CallFacts
 from impactbot.extract._pydefs import DefinitionFacts
 from impactbot.extract._pyfingerprint import fingerprint
 from impactbot.extract._pynarrow import NarrowingFacts
+from impactbot.extract._pyroutes import RouteFacts
 from impactbot.extract._pystate import engine, first_of, line_count
 from impactbot.model import Definition, FileFacts
 
@@ -41,7 +42,7 @@ def extract_python(data: bytes) -> FileFacts:
         )
 
 
-class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts):
+class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, RouteFacts):
     """All passes over one file; ``run()`` once."""
 
     def run(self) -> FileFacts:
@@ -58,6 +59,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts):
         self._operators()
         self._raises()
         definitions = self._definition_facts()
+        routes, requests = self._web()
         sites = self.sites + self._op_sites() + self._attributes()
         sites.sort(key=first_of)
         self.bindings.sort(key=first_of)
@@ -71,6 +73,8 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts):
             error=self._error(),
             narrowings=self._narrowings(),
             expected_errors=self._expected_errors(),
+            routes=routes,
+            requests=requests,
         )
 
     def _error(self) -> str | None:

@@ -38,6 +38,7 @@ from impactbot.link.python import (
     parse_expr,
     positional_param,
 )
+from impactbot.link.routes import route_edges
 from impactbot.model import (
     CONFIDENCE_ORDER,
     CallSite,
@@ -285,6 +286,7 @@ class _Linker:
         self.emit(sites, results)
         self.class_edges()
         self.fixture_edges()
+        self.route_edges()
         return self.graph()
 
     def graph(self) -> LinkedGraph:
@@ -596,6 +598,12 @@ class _Linker:
         if self._fixture_uses is None:
             self._fixture_uses = list(fixture_uses(self.facts, self.layout))
         return self._fixture_uses
+
+    def route_edges(self) -> None:
+        """A test client's requests to the handlers of the routes they match (every file:
+        a route in one file and a request in another make an edge)."""
+        for source, target, line in route_edges(self.facts, self.r):
+            self.edges.add(source, target, "requests", "inferred", line)
 
     def fixture_edges(self, paths: Collection[str] | None = None) -> None:
         """Uses-fixture edges of the tests and fixtures in ``paths`` (all files by default)."""

@@ -78,6 +78,7 @@ def _traced_run(linker: _Linker) -> tuple[LinkedGraph, LinkTrace]:
     linker.emit(sites, results)
     ordered = recorder.classes(None)
     linker.fixture_edges()
+    linker.route_edges()
     files = {p: recorder.trace(p, f, None, True) for p, f in linker.facts.items()}
     return linker.graph(), LinkTrace(files, ordered_classes=ordered, table=recorder.table)
 
@@ -191,6 +192,7 @@ class _Derivation:
             raise _OrderSensitive
         self._check_table()
         self.linker.fixture_edges(emitted)
+        self.linker.route_edges()  # a route or request anywhere may change any of them: all again
         return self._graph(emitted), self._trace(emitted)
 
     # -------------------------------------------------------------- first pass
@@ -353,7 +355,7 @@ class _Derivation:
                 symbols.extend(symbols_of(path, self.new[path], inits, self.linker.layout))
             else:
                 symbols.extend(before)
-        edges = [e for e in self.old.edges if kept(e.source)] + list(linker.edges.edges())
+        edges = [e for e in self.old.edges if kept(e.source) and e.kind != "requests"] + list(linker.edges.edges())
         unresolved = [u for u in self.old.unresolved if kept(u[0])]
         unresolved += [(k, v) for k, v in linker.unresolved.items() if v]
         return LinkedGraph(

@@ -1689,3 +1689,20 @@ def test_a_conftest_whose_fixtures_alone_changed_selects_their_tests_not_the_sui
     repo.commit({"tests/conftest.py": FIXTURE_CONFTEST.replace("slow tests", "slow ones")})
     assert diff(repo.path, "main..feature")["run_all_tests"] == {
         "reason": "tests/conftest.py changed: it can affect any test"}
+
+
+def test_a_changed_view_selects_the_tests_requesting_its_url(repo: RepoBuilder) -> None:
+    views = "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get('/orders/<int:oid>')\ndef show(oid):\n" \
+            "    return str(oid)\n\n\n@app.get('/health')\ndef health():\n    return 'ok'\n"
+    repo.commit({
+        "app/__init__.py": "",
+        "app/views.py": views,
+        "tests/test_views.py": "from app.views import app\n\n\ndef test_show():\n"
+                               "    assert app.test_client().get(f'/orders/{7}').data == b'7'\n\n\n"
+                               "def test_health():\n    assert app.test_client().get('/health').data == b'ok'\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"app/views.py": views.replace("return str(oid)", "return str(oid * 1)")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report) == {"app/views.py::show": "modified"}
+    assert report["tests"] == ["tests/test_views.py::test_show"]

@@ -1,0 +1,184 @@
+"""Web routes and test-client requests: which URL a handler serves, which a test asks for.
+
+A test that drives an application through its test client (``client.get("/items/1")``,
+``self.client.post(reverse("item-create"))``) calls the view by URL, not by name: the
+call graph needs the URL patterns to link the two (see :mod:`impactbot.link.routes`).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from impactbot.extract._pystate import FileState, line_of, named_child, string_value, text_of
+from impactbot.model import Request, Route
+
+# `@app.route("/p")`, `@router.get("/p")`, `@routes.post("/p")`, `@app.api_route(...)`
+ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "head", "options", "api_route",
+                              "websocket"})
+HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
+# Django URLconfs: `path()` patterns use converters, `re_path()` (and the old `url()`) regexes
+URLCONF_CALLS = {"path": "path", "re_path": "regex", "url": "regex"}
+# calls that give the URL of a route by its name or endpoint
+NAMED_URLS = frozenset({"reverse", "reverse_lazy", "url_for"})
+PLACEHOLDER = "\x00"  # where an f-string interpolates: any one path segment's worth
+# what a route decorator's receiver puts before its patterns: `router = APIRouter(prefix="/items")`
+PREFIXED = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+
+
+class RouteFacts(FileState):
+    """The pass that finds routes and requests (only in files that can hold them)."""
+
+    def _web(self) -> tuple[tuple[Route, ...], tuple[Request, ...]]:
+        data = self.data
+        urlconf = b"urlpatterns" in data or b"django.urls" in data
+        if not (urlconf or b"client" in data or b'("/' in data or b"('/" in data):
+            return (), ()
+        routes: list[Route] = []
+        requests: list[Request] = []
+        prefixes = self._prefixes()
+        for node in self._caps("call"):
+            function = node.child_by_field_id(self.e.f["function"])
+            if function is None or not self._live(node):
+                continue
+            name = self._last_name(function)
+            if name is None:
+                continue
+            parent = node.parent
+            if name in ROUTE_DECORATORS and parent is not None and parent.kind_id in self.e.decorator:
+                routes.extend(self._decorated_route(node, parent, name, prefixes))
+            elif name in URLCONF_CALLS and urlconf:
+                routes.extend(self._urlconf_route(node, URLCONF_CALLS[name]))
+            elif name in HTTP_VERBS and function.kind_id == self.e.attribute:
+                receiver = function.child_by_field_id(self.e.f["object"])
+                if receiver is not None and b"client" in (receiver.text or b"").lower():
+                    requests.extend(self._request(node, name))
+        routes.sort(key=lambda r: (r.line, r.pattern))
+        requests.sort(key=lambda r: (r.line, r.method))
+        return tuple(routes), tuple(requests)
+
+    def _prefixes(self) -> dict[str, str]:
+        """Names bound to a router or blueprint with a prefix for its routes."""
+        out: dict[str, str] = {}
+        for node in self._caps("call"):
+            function = node.child_by_field_id(self.e.f["function"])
+            keyword = PREFIXED.get(self._last_name(function) or "") if function is not None else None
+            parent = node.parent
+            if keyword is None or parent is None or parent.type != "assignment":
+                continue
+            left = parent.child_by_field_id(self.e.f["left"])
+            value = self._arguments(node)[1].get(keyword)
+            prefix = string_value(value) if value is not None and value.kind_id in self.e.string else None
+            if left is not None and left.kind_id == self.e.identifier and prefix:
+                out[text_of(left)] = "/" + prefix.strip("/")
+        return out
+
+    def _last_name(self, function: Node) -> str | None:
+        if function.kind_id == self.e.identifier:
+            return text_of(function)
+        if function.kind_id == self.e.attribute:
+            attr = function.child_by_field_id(self.e.f["attribute"])
+            return None if attr is None else text_of(attr)
+        return None
+
+    def _arguments(self, call: Node) -> tuple[list[Node], dict[str, Node]]:
+        arguments = call.child_by_field_id(self.e.f["arguments"])
+        if arguments is None or arguments.kind_id != self.e.argument_list:
+            return [], {}
+        positional: list[Node] = []
+        keywords: dict[str, Node] = {}
+        for a in arguments.named_children:
+            if a.kind_id == self.e.keyword_argument:
+                key, value = a.child_by_field_id(self.e.f["name"]), a.child_by_field_id(self.e.f["value"])
+                if key is not None and value is not None:
+                    keywords[text_of(key)] = value
+            elif a.kind_id != self.e.comment:
+                positional.append(a)
+        return positional, keywords
+
+    def _decorated_route(self, call: Node, decorator: Node, verb: str, prefixes: dict[str, str]) -> list[Route]:
+        decorated = decorator.parent
+        definition = None if decorated is None else decorated.child_by_field_id(self.e.f["definition"])
+        name = None if definition is None else definition.child_by_field_id(self.e.f["name"])
+        positional, keywords = self._arguments(call)
+        first = positional[0] if positional else keywords.get("path") or keywords.get("rule")
+        pattern = string_value(first) if first is not None and first.kind_id in self.e.string else None
+        if name is None or decorated is None or pattern is None or not pattern.startswith("/"):
+            return []
+        function = call.child_by_field_id(self.e.f["function"])
+        receiver = None if function is None else function.child_by_field_id(self.e.f["object"])
+        prefix = prefixes.get(text_of(receiver)) if receiver is not None else None
+        if prefix:
+            pattern = (prefix + pattern).rstrip("/") or "/"
+        scope = self.scope_at(decorated.start_byte)
+        qualname = f"{scope}::{text_of(name)}" if scope else text_of(name)
+        methods = (verb.upper(),) if verb in HTTP_VERBS else self._methods(keywords.get("methods"))
+        return [Route(scope, pattern, qualname, line_of(call), "decorator", methods)]
+
+    def _methods(self, node: Node | None) -> tuple[str, ...]:
+        if node is None:
+            return ()
+        found = [string_value(n) for n in self.x.named(node) if n.kind_id in self.e.string]
+        return tuple(sorted({m.upper() for m in found if m}))
+
+    def _urlconf_route(self, call: Node, kind: str) -> list[Route]:
+        positional, keywords = self._arguments(call)
+        if len(positional) < 2 or positional[0].kind_id not in self.e.string:
+            return []
+        pattern = string_value(positional[0])
+        view = positional[1]
+        if view.kind_id == self.e.call:  # `include(...)` holds more patterns, `View.as_view()` is a view
+            function = view.child_by_field_id(self.e.f["function"])
+            if function is None or self._last_name(function) != "as_view":
+                return []
+        handler = self.x.expr(view)
+        name_node = keywords.get("name") or (positional[3] if len(positional) > 3 else None)
+        name = string_value(name_node) if name_node is not None and name_node.kind_id in self.e.string else None
+        if pattern is None or handler is None:
+            return []
+        scope = self.scope_at(call.start_byte)
+        return [Route(scope, pattern, handler, line_of(call), "path" if kind == "path" else "regex", (), name)]
+
+    def _request(self, call: Node, verb: str) -> list[Request]:
+        positional, keywords = self._arguments(call)
+        first = positional[0] if positional else keywords.get("path") or keywords.get("url")
+        if first is None:
+            return []
+        scope, line, method = self.scope_at(call.start_byte), line_of(call), verb.upper()
+        if first.kind_id in self.e.string:
+            path = _url_path(self._path_text(first))
+            return [Request(scope, line, method, path)] if path else []
+        if first.kind_id == self.e.call:
+            function = first.child_by_field_id(self.e.f["function"])
+            if function is not None and self._last_name(function) in NAMED_URLS:
+                args, keywords = self._arguments(first)
+                named = args[0] if args else keywords.get("viewname") or keywords.get("endpoint")
+                name = string_value(named) if named is not None and named.kind_id in self.e.string else None
+                return [Request(scope, line, method, None, name)] if name else []
+        return []
+
+    def _path_text(self, string: Node) -> str | None:
+        """A string literal's text; an f-string's with a placeholder for each interpolation."""
+        value = string_value(string)
+        if value is not None:
+            return value
+        parts: list[str] = []
+        for index in range(string.named_child_count):
+            part = named_child(string, index)
+            if part is None:
+                continue
+            if part.type == "string_content":
+                parts.append(text_of(part))
+            elif part.type == "interpolation":
+                parts.append(PLACEHOLDER)
+        return "".join(parts) or None
+
+
+def _url_path(url: str | None) -> str | None:
+    """``http://testserver/items/1?x=2`` -> ``/items/1``; None for what is no path."""
+    if not url:
+        return None
+    if "://" in url:
+        rest = url.split("://", 1)[1]
+        url = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
+    url = url.split("?", 1)[0].split("#", 1)[0]
+    return url if url.startswith("/") else None

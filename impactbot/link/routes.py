@@ -1,0 +1,137 @@
+"""``requests`` edges: a test client's request -> the handler of each route it matches.
+
+``client.get("/orders/5")`` runs the view serving ``/orders/<int:order_id>``; a test
+that asks for ``reverse("order-detail")`` or ``url_for("show_order")`` runs the view
+of that name. Routes are matched by their last segments: the prefix a router or
+blueprint of the same file gives is part of its routes, but what ``include()``,
+``include_router`` or ``register_blueprint`` put before them is not followed, so a
+request matches every route whose pattern ends its path (more tests selected, not
+fewer); a pattern of parameters alone matches only a path of its own length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from impactbot.link.python import Resolver
+from impactbot.model import FileFacts, Request, Route, symbol_id
+
+# `<int:pk>`, `<name>` (Flask, Django), `{item_id}`, `{rest:path}` (FastAPI, Starlette, aiohttp)
+_PARAMETER = re.compile(r"<[^<>]*>|\{[^{}]*\}")
+_FILLER = "1"  # what stands for an f-string's interpolation: fits `[0-9]+` and `[^/]+` alike
+
+
+@dataclass(frozen=True)
+class _Handler:
+    """One route: how to match a request's path, and the code it runs."""
+
+    matcher: re.Pattern[str] | None  # None: the root ("/", "") only
+    literal: bool  # the pattern has text of its own, not only parameters (`/{id}`, `^(?P<url>.*)$`)
+    methods: tuple[str, ...]
+    name: str | None  # reverse()'s name, or url_for()'s endpoint (a function's name)
+    path: str  # the file declaring the route
+    route: Route
+
+    def matches(self, request: Request) -> bool:
+        if self.methods and request.method not in self.methods and not (
+            request.method == "HEAD" and "GET" in self.methods
+        ):
+            return False
+        if request.name is not None:
+            return self.name is not None and self.name == request.name.rpartition(":")[2].rpartition(".")[2]
+        if request.path is None:
+            return False
+        path = request.path.strip("/").replace("\x00", _FILLER)
+        return path == "" if self.matcher is None else self.matcher.search(path) is not None
+
+
+def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[tuple[str, str, int]]:
+    """(request's scope id, handler id, line) for every request matching a route."""
+    handlers = [h for path in sorted(facts) for r in facts[path].routes if (h := _handler(path, r)) is not None]
+    if not handlers:
+        return
+    targets: dict[tuple[str, int, str], list[str]] = {}
+    for path in sorted(facts):
+        for request in facts[path].requests:
+            source = symbol_id(path, request.scope)
+            matched = [h for h in handlers if h.matches(request)]
+            if any(h.literal for h in matched):  # a catch-all serves only what nothing else does
+                matched = [h for h in matched if h.literal]
+            for handler in matched:
+                key = (handler.path, handler.route.line, request.method)
+                if key not in targets:
+                    targets[key] = _targets(handler, request.method, resolver)
+                for target in targets[key]:
+                    yield source, target, request.line
+
+
+def _handler(path: str, route: Route) -> _Handler | None:
+    readable, matcher = _matcher(route)
+    if not readable:
+        return None
+    name = route.name if route.kind != "decorator" else route.handler.rpartition("::")[2]
+    return _Handler(matcher, _literal(route), route.methods, name, path, route)
+
+
+def _literal(route: Route) -> bool:
+    """Whether a pattern has text of its own outside its parameters (groups, classes and
+    escapes of a regex are parameters)."""
+    if route.kind != "regex":
+        return bool(_PARAMETER.sub("", route.pattern).strip("/"))
+    text = re.sub(r"\\.|\[[^\]]*\]", "", route.pattern)
+    while True:
+        stripped = re.sub(r"\([^()]*\)", "", text)
+        if stripped == text:
+            break
+        text = stripped
+    return any(c.isalnum() for c in text)
+
+
+def _matcher(route: Route) -> tuple[bool, re.Pattern[str] | None]:
+    """Whether the pattern can be read and, if so, a regex searched in a request's path
+    (no slashes around it) that ends with the route's pattern (None: the root only)."""
+    if route.kind == "regex":
+        body = route.pattern.removeprefix("^")
+        end = body.endswith("$") and not body.endswith("\\$")
+        body = body[:-1] if end else body
+        body = body.removeprefix("/").removesuffix("/")
+        if not body:
+            return end, None  # an unanchored empty regex is a prefix: it matches anything
+        try:
+            return True, re.compile(rf"(?:^|/)(?:{body})/?" + ("$" if end else ""))
+        except re.error:
+            return False, None
+    body = route.pattern.strip("/")
+    if not body:
+        return True, None
+    parts = _PARAMETER.split(body)
+    params = len(parts) - 1
+    text = "".join(re.escape(p) + ("[^/]+" if i < params else "") for i, p in enumerate(parts))
+    # a pattern of parameters alone (`/{item_id}`) says nothing of where it is mounted:
+    # it matches a path of its length, not the last segments of every path
+    start = "(?:^|/)" if any(p.strip("/") for p in parts) else "^"
+    return True, re.compile(rf"{start}{text}/?$")
+
+
+def _targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
+    """The functions a route runs: the decorated function, the view a URLconf names, or
+    the methods of a class-based view that answer ``method`` (its class when none does)."""
+    route = handler.route
+    if route.kind == "decorator":
+        sid = symbol_id(handler.path, route.handler)
+        return [sid] if sid in resolver.scopes else []
+    expr = route.handler.removesuffix(".as_view()")
+    found = resolver.resolve(expr, symbol_id(handler.path, route.scope)) or {}
+    out: list[str] = []
+    for val in sorted(found, key=repr):
+        if val[0] != "S" or val[1] not in resolver.scopes:
+            continue
+        if resolver.scopes[val[1]].kind != "class":
+            out.append(val[1])
+            continue
+        methods = [v[1] for name in (method.lower(), "dispatch")
+                   for v in ((resolver.class_member(val[1], name) or ({}, None))[0]) if v[0] == "S"]
+        out.extend(methods or [val[1]])
+    return sorted(set(out))

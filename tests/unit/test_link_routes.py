@@ -1,0 +1,217 @@
+"""``requests`` edges: a test client's request reaches the handler of each route it matches."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.linking import derived_from, facts
+
+from impactbot.impact import SymbolGraph
+from impactbot.link import incremental, link
+
+FLASK = """
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/orders/<int:order_id>", methods=["GET"])
+def show_order(order_id):
+    return "order"
+
+
+@app.post("/orders")
+def create_order():
+    return "created"
+
+
+@app.route("/")
+def index():
+    return "index"
+"""
+
+FASTAPI = """
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/items")
+
+
+@router.get("/{item_id}")
+async def read_item(item_id: int):
+    return {}
+
+
+@router.delete("/{item_id}")
+async def delete_item(item_id: int):
+    return {}
+"""
+
+VIEWS = """
+from django.views import View
+
+
+def order_detail(request, pk):
+    return None
+
+
+class OrderList(View):
+    def get(self, request):
+        return None
+
+    def post(self, request):
+        return None
+"""
+
+URLS = """
+from django.urls import path, re_path
+
+from shop import views
+
+urlpatterns = [
+    path("orders/<int:pk>/", views.order_detail, name="order-detail"),
+    path("orders/", views.OrderList.as_view(), name="orders"),
+    re_path(r"^legacy/(?P<pk>[0-9]+)/$", views.order_detail),
+]
+"""
+
+FLASK_TESTS = """
+from flask import url_for
+
+
+def test_show(client):
+    assert client.get("/orders/5").status_code == 200
+
+
+def test_show_by_endpoint(client):
+    client.get(url_for("show_order", order_id=1))
+
+
+def test_create(client):
+    client.post("/orders")
+
+
+def test_index(client):
+    client.get("/")
+
+
+def test_wrong_method(client):
+    client.delete("/orders/5")
+
+
+def test_not_a_client():
+    settings = {}
+    settings.get("/orders/5")
+"""
+
+FASTAPI_TESTS = """
+def test_item(client):
+    client.get(f"/api/items/{42}?verbose=1")
+
+
+def test_delete_item(client):
+    client.delete("/items/7")
+
+
+def test_elsewhere(client):
+    client.get("/users/7")
+"""
+
+DJANGO_TESTS = """
+from django.test import TestCase
+from django.urls import reverse
+
+
+class OrderTests(TestCase):
+    def test_detail(self):
+        self.client.get(reverse("shop:order-detail", args=[1]))
+
+    def test_list(self):
+        self.client.get("/shop/orders/")
+
+    def test_create(self):
+        self.client.post("http://testserver/shop/orders/")
+
+    def test_legacy(self):
+        self.client.get("/legacy/3/")
+
+    def test_unknown(self):
+        self.client.get("/shop/customers/")
+"""
+
+FLASK_FILES = {"web/__init__.py": "", "web/app.py": FLASK, "tests/test_web.py": FLASK_TESTS}
+FASTAPI_FILES = {"web/__init__.py": "", "web/api.py": FASTAPI, "tests/test_api.py": FASTAPI_TESTS}
+DJANGO_FILES = {"shop/__init__.py": "", "shop/views.py": VIEWS, "shop/urls.py": URLS, "shop/tests.py": DJANGO_TESTS}
+
+EXPECTED = {
+    "flask": (FLASK_FILES, {
+        ("tests/test_web.py::test_show", "web/app.py::show_order"),
+        ("tests/test_web.py::test_show_by_endpoint", "web/app.py::show_order"),
+        ("tests/test_web.py::test_create", "web/app.py::create_order"),
+        ("tests/test_web.py::test_index", "web/app.py::index"),
+    }),
+    "fastapi": (FASTAPI_FILES, {
+        ("tests/test_api.py::test_item", "web/api.py::read_item"),
+        ("tests/test_api.py::test_delete_item", "web/api.py::delete_item"),
+    }),
+    "django": (DJANGO_FILES, {
+        ("shop/tests.py::OrderTests::test_detail", "shop/views.py::order_detail"),
+        ("shop/tests.py::OrderTests::test_list", "shop/views.py::OrderList::get"),
+        ("shop/tests.py::OrderTests::test_create", "shop/views.py::OrderList::post"),
+        ("shop/tests.py::OrderTests::test_legacy", "shop/views.py::order_detail"),
+    }),
+}
+
+
+def _requests(files: dict[str, str]) -> set[tuple[str, str]]:
+    return {(e.source, e.target) for e in link(facts(files)).edges if e.kind == "requests"}
+
+
+@pytest.mark.parametrize(("files", "expected"), EXPECTED.values(), ids=EXPECTED.keys())
+def test_each_request_reaches_the_handler_of_the_route_it_matches(
+    files: dict[str, str], expected: set[tuple[str, str]]
+) -> None:
+    assert _requests(files) == expected
+
+
+def test_the_extractor_reads_routes_and_requests_as_written() -> None:
+    found = facts({**FLASK_FILES, **FASTAPI_FILES, **DJANGO_FILES})
+    assert [(r.pattern, r.handler, r.kind, r.methods, r.name) for r in found["shop/urls.py"].routes] == [
+        ("orders/<int:pk>/", "views.order_detail", "path", (), "order-detail"),
+        ("orders/", "views.OrderList.as_view()", "path", (), "orders"),
+        ("^legacy/(?P<pk>[0-9]+)/$", "views.order_detail", "regex", (), None),
+    ]
+    assert [(r.pattern, r.handler) for r in found["web/api.py"].routes] == [
+        ("/items/{item_id}", "read_item"), ("/items/{item_id}", "delete_item")]  # the router's prefix
+    assert [(r.pattern, r.handler, r.methods) for r in found["web/app.py"].routes] == [
+        ("/orders/<int:order_id>", "show_order", ("GET",)),
+        ("/orders", "create_order", ("POST",)),
+        ("/", "index", ()),
+    ]
+    requests = [(r.scope, r.method, r.path, r.name) for f in found.values() for r in f.requests]
+    assert ("test_item", "GET", "/api/items/\x00", None) in requests
+    assert ("OrderTests::test_detail", "GET", None, "shop:order-detail") in requests
+    assert ("OrderTests::test_create", "POST", "/shop/orders/", None) in requests
+    assert not [r for r in requests if r[0] == "test_not_a_client"]
+
+
+def test_a_changed_view_has_the_tests_requesting_it_as_dependents() -> None:
+    graph = SymbolGraph(link(facts(DJANGO_FILES)))
+    assert {src for src, _ in graph.dependents("shop/views.py::OrderList::get")} == {
+        "shop/tests.py::OrderTests::test_list"}
+
+
+CHANGES = {
+    "a request added": ("tests/test_web.py", "\n\ndef test_more(client):\n    client.get('/orders/9')\n"),
+    "a route added": ("web/app.py", "\n\n@app.route('/orders/<int:order_id>/items')\ndef items(order_id):\n    pass\n"),
+}
+
+
+@pytest.mark.parametrize(("target", "added"), CHANGES.values(), ids=CHANGES.keys())
+def test_a_derived_graph_has_the_request_edges_of_a_full_link(
+    target: str, added: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    for old, new in (("", added), (added, "")):
+        old_facts = facts({**FLASK_FILES, target: FLASK_FILES[target] + old})
+        new_facts = facts({**FLASK_FILES, target: FLASK_FILES[target] + new})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert derived == link(new_facts)
