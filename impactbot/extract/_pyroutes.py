@@ -21,6 +21,8 @@ URLCONF_CALLS = {"path": "path", "re_path": "regex", "url": "regex"}
 # calls that give the URL of a route by its name or endpoint
 NAMED_URLS = frozenset({"reverse", "reverse_lazy", "url_for"})
 PLACEHOLDER = "\x00"  # where an f-string interpolates: any one path segment's worth
+_Url = tuple[str | None, str | None]  # (path, route name): what a request asks for
+
 # what a route decorator's receiver puts before its patterns: `router = APIRouter(prefix="/items")`
 PREFIXED = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 
@@ -36,6 +38,7 @@ class RouteFacts(FileState):
         routes: list[Route] = []
         requests: list[Request] = []
         prefixes = self._prefixes()
+        urls = self._url_names() if b"client" in data else {}
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
             if function is None or not self._live(node):
@@ -51,7 +54,7 @@ class RouteFacts(FileState):
             elif name in HTTP_VERBS and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and b"client" in (receiver.text or b"").lower():
-                    requests.extend(self._request(node, name))
+                    requests.extend(self._request(node, name, urls))
         routes.sort(key=lambda r: (r.line, r.pattern))
         requests.sort(key=lambda r: (r.line, r.method))
         return tuple(routes), tuple(requests)
@@ -138,23 +141,55 @@ class RouteFacts(FileState):
         scope = self.scope_at(call.start_byte)
         return [Route(scope, pattern, handler, line_of(call), "path" if kind == "path" else "regex", (), name)]
 
-    def _request(self, call: Node, verb: str) -> list[Request]:
+    def _request(self, call: Node, verb: str, urls: dict[tuple[str, str], list[_Url]]) -> list[Request]:
         positional, keywords = self._arguments(call)
         first = positional[0] if positional else keywords.get("path") or keywords.get("url")
         if first is None:
             return []
         scope, line, method = self.scope_at(call.start_byte), line_of(call), verb.upper()
-        if first.kind_id in self.e.string:
-            path = _url_path(self._path_text(first))
-            return [Request(scope, line, method, path)] if path else []
-        if first.kind_id == self.e.call:
-            function = first.child_by_field_id(self.e.f["function"])
+        found = self._url(first)
+        if found is not None:
+            return [Request(scope, line, method, *found)]
+        # a name bound to a URL in the same function or at module level (`url = reverse(...)`),
+        # or `self.url` bound in any method of the class (`setUp`)
+        text = text_of(first)
+        if first.kind_id == self.e.identifier:
+            held = urls.get((scope, text)) or urls.get(("", text), [])
+        elif first.kind_id == self.e.attribute and text.startswith("self.") and text.count(".") == 1:
+            held = urls.get((scope.rpartition("::")[0], text), [])
+        else:
+            held = []
+        return [Request(scope, line, method, *url) for url in held]
+
+    def _url(self, node: Node) -> _Url | None:
+        """(path, None) for a literal or f-string path, (None, name) for ``reverse("name")``."""
+        if node.kind_id in self.e.string:
+            path = _url_path(self._path_text(node))
+            return (path, None) if path else None
+        if node.kind_id == self.e.call:
+            function = node.child_by_field_id(self.e.f["function"])
             if function is not None and self._last_name(function) in NAMED_URLS:
-                args, keywords = self._arguments(first)
+                args, keywords = self._arguments(node)
                 named = args[0] if args else keywords.get("viewname") or keywords.get("endpoint")
                 name = string_value(named) if named is not None and named.kind_id in self.e.string else None
-                return [Request(scope, line, method, None, name)] if name else []
-        return []
+                return (None, name) if name else None
+        return None
+
+    def _url_names(self) -> dict[tuple[str, str], list[_Url]]:
+        """(scope, name) -> the URLs assigned to it: ``url = reverse("x")`` in a function or
+        a module, ``self.url = "/x/"`` (keyed by the class: any of its methods may read it)."""
+        out: dict[tuple[str, str], list[_Url]] = {}
+        for node in self._caps("assign"):
+            left, right = node.child_by_field_id(self.e.f["left"]), node.child_by_field_id(self.e.f["right"])
+            url = None if left is None or right is None else self._url(right)
+            if url is None or left is None:
+                continue
+            scope, text = self.scope_at(node.start_byte), text_of(left)
+            if left.kind_id == self.e.identifier:
+                out.setdefault((scope, text), []).append(url)
+            elif left.kind_id == self.e.attribute and text.startswith("self.") and text.count(".") == 1:
+                out.setdefault((scope.rpartition("::")[0], text), []).append(url)
+        return out
 
     def _path_text(self, string: Node) -> str | None:
         """A string literal's text; an f-string's with a placeholder for each interpolation."""

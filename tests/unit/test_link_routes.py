@@ -135,6 +135,24 @@ class OrderTests(TestCase):
 
     def test_unknown(self):
         self.client.get("/shop/customers/")
+
+
+class NamedUrlTests(TestCase):
+    def setUp(self):
+        self.list_url = reverse("orders")
+
+    def test_list(self):
+        self.client.get(self.list_url)
+
+    def test_detail(self):
+        url = reverse("order-detail", args=[1])
+        self.client.get(url)
+
+    def test_legacy(self):
+        self.client.get(LEGACY)
+
+
+LEGACY = "/legacy/5/"
 """
 
 FLASK_FILES = {"web/__init__.py": "", "web/app.py": FLASK, "tests/test_web.py": FLASK_TESTS}
@@ -157,6 +175,9 @@ EXPECTED = {
         ("shop/tests.py::OrderTests::test_list", "shop/views.py::OrderList::get"),
         ("shop/tests.py::OrderTests::test_create", "shop/views.py::OrderList::post"),
         ("shop/tests.py::OrderTests::test_legacy", "shop/views.py::order_detail"),
+        ("shop/tests.py::NamedUrlTests::test_list", "shop/views.py::OrderList::get"),
+        ("shop/tests.py::NamedUrlTests::test_detail", "shop/views.py::order_detail"),
+        ("shop/tests.py::NamedUrlTests::test_legacy", "shop/views.py::order_detail"),
     }),
 }
 
@@ -196,7 +217,7 @@ def test_the_extractor_reads_routes_and_requests_as_written() -> None:
 def test_a_changed_view_has_the_tests_requesting_it_as_dependents() -> None:
     graph = SymbolGraph(link(facts(DJANGO_FILES)))
     assert {src for src, _ in graph.dependents("shop/views.py::OrderList::get")} == {
-        "shop/tests.py::OrderTests::test_list"}
+        "shop/tests.py::OrderTests::test_list", "shop/tests.py::NamedUrlTests::test_list"}
 
 
 CHANGES = {
