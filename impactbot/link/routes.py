@@ -6,7 +6,8 @@ of that name. Routes are matched by their last segments: the prefix a router or
 blueprint of the same file gives is part of its routes, but what ``include()``,
 ``include_router`` or ``register_blueprint`` put before them is not followed, so a
 request matches every route whose pattern ends its path (more tests selected, not
-fewer); a pattern of parameters alone matches only a path of its own length.
+fewer); a pattern of parameters alone matches only a path of its own length, and a
+request matching a route of its own file (a test module defining its app) only those.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
             matched = [h for h in handlers if h.matches(request)]
             if any(h.literal for h in matched):  # a catch-all serves only what nothing else does
                 matched = [h for h in matched if h.literal]
+            if any(h.path == path for h in matched):  # a test module's own app (framework suites)
+                matched = [h for h in matched if h.path == path]
             for handler in matched:
                 key = (handler.path, handler.route.line, request.method)
                 if key not in targets:

@@ -236,3 +236,12 @@ def test_a_derived_graph_has_the_request_edges_of_a_full_link(
         new_facts = facts({**FLASK_FILES, target: FLASK_FILES[target] + new})
         _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
+
+
+def test_a_test_module_defining_its_own_app_requests_its_own_routes() -> None:
+    own = "from fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get('/items/')\ndef items():\n    return []\n\n\n" \
+          "def test_items(client):\n    client.get('/items/')\n"
+    other = own.replace("def test_items", "def test_other")
+    edges = _requests({"tests/test_one.py": own, "tests/test_two.py": other})
+    assert edges == {("tests/test_one.py::test_items", "tests/test_one.py::items"),
+                     ("tests/test_two.py::test_other", "tests/test_two.py::items")}
