@@ -283,16 +283,17 @@ class Narrowing:
 @dataclass(frozen=True, slots=True)
 class Route:
     """A URL pattern a web framework maps to a handler: ``@app.get("/items/{id}")`` on a
-    function (Flask, FastAPI, Starlette, aiohttp, ...) or ``path("items/<int:pk>/",
-    views.item, name="item")`` in a Django URLconf."""
+    function (Flask, FastAPI, Starlette, aiohttp, ...), ``path("items/<int:pk>/",
+    views.item, name="item")`` in a Django URLconf, or ``router.register("items",
+    ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL)."""
 
     scope: str  # where it is declared (the decorated function's scope, the URLconf's)
     pattern: str  # as written: "/items/{id}", "items/<int:pk>/", "^items/(?P<pk>[0-9]+)/$"
-    handler: str  # "decorator": the decorated function's qualname; else the view's expr
+    handler: str  # "decorator": the decorated function's qualname; else the view's (or viewset's) expr
     line: int
-    kind: Literal["decorator", "path", "regex"]
+    kind: Literal["decorator", "path", "regex", "viewset"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
-    name: str | None = None  # ``name=``: what ``reverse()`` asks for
+    name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for
 
 
 @dataclass(frozen=True, slots=True)

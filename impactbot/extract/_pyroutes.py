@@ -25,6 +25,8 @@ _Url = tuple[str | None, str | None]  # (path, route name): what a request asks 
 
 # what a route decorator's receiver puts before its patterns: `router = APIRouter(prefix="/items")`
 PREFIXED = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+# Django REST framework routers: `router.register("orders", OrderViewSet)` serves a viewset
+VIEWSET_ROUTERS = frozenset({"DefaultRouter", "SimpleRouter", "NestedSimpleRouter", "NestedDefaultRouter"})
 
 
 class RouteFacts(FileState):
@@ -37,7 +39,7 @@ class RouteFacts(FileState):
             return (), ()
         routes: list[Route] = []
         requests: list[Request] = []
-        prefixes = self._prefixes()
+        prefixes, routers = self._prefixes()
         urls = self._url_names() if b"client" in data else {}
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
@@ -51,6 +53,10 @@ class RouteFacts(FileState):
                 routes.extend(self._decorated_route(node, parent, name, prefixes))
             elif name in URLCONF_CALLS and urlconf:
                 routes.extend(self._urlconf_route(node, URLCONF_CALLS[name]))
+            elif name == "register" and routers and function.kind_id == self.e.attribute:
+                receiver = function.child_by_field_id(self.e.f["object"])
+                if receiver is not None and text_of(receiver) in routers:
+                    routes.extend(self._viewset_route(node))
             elif name in HTTP_VERBS and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and b"client" in (receiver.text or b"").lower():
@@ -59,21 +65,40 @@ class RouteFacts(FileState):
         requests.sort(key=lambda r: (r.line, r.method))
         return tuple(routes), tuple(requests)
 
-    def _prefixes(self) -> dict[str, str]:
-        """Names bound to a router or blueprint with a prefix for its routes."""
-        out: dict[str, str] = {}
+    def _prefixes(self) -> tuple[dict[str, str], set[str]]:
+        """Names bound to a router or blueprint with a prefix for its routes, and names
+        bound to a REST framework router."""
+        prefixes: dict[str, str] = {}
+        routers: set[str] = set()
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
-            keyword = PREFIXED.get(self._last_name(function) or "") if function is not None else None
+            called = (self._last_name(function) or "") if function is not None else ""
             parent = node.parent
-            if keyword is None or parent is None or parent.type != "assignment":
+            wanted = called in PREFIXED or called in VIEWSET_ROUTERS
+            if not wanted or parent is None or parent.type != "assignment":
                 continue
             left = parent.child_by_field_id(self.e.f["left"])
-            value = self._arguments(node)[1].get(keyword)
+            if left is None or left.kind_id != self.e.identifier:
+                continue
+            if called in VIEWSET_ROUTERS:
+                routers.add(text_of(left))
+                continue
+            value = self._arguments(node)[1].get(PREFIXED[called])
             prefix = string_value(value) if value is not None and value.kind_id in self.e.string else None
-            if left is not None and left.kind_id == self.e.identifier and prefix:
-                out[text_of(left)] = "/" + prefix.strip("/")
-        return out
+            if prefix:
+                prefixes[text_of(left)] = "/" + prefix.strip("/")
+        return prefixes, routers
+
+    def _viewset_route(self, call: Node) -> list[Route]:
+        positional, keywords = self._arguments(call)
+        if len(positional) < 2 or positional[0].kind_id not in self.e.string:
+            return []
+        prefix, handler = string_value(positional[0]), self.x.expr(positional[1])
+        named = keywords.get("basename") or keywords.get("base_name")
+        name = string_value(named) if named is not None and named.kind_id in self.e.string else None
+        if prefix is None or handler is None:
+            return []
+        return [Route(self.scope_at(call.start_byte), prefix, handler, line_of(call), "viewset", (), name)]
 
     def _last_name(self, function: Node) -> str | None:
         if function.kind_id == self.e.identifier:

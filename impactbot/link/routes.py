@@ -34,6 +34,7 @@ class _Handler:
     name: str | None  # reverse()'s name, or url_for()'s endpoint (a function's name)
     path: str  # the file declaring the route
     route: Route
+    level: str = ""  # a viewset's "list" or "detail" URL
 
     def matches(self, request: Request) -> bool:
         if self.methods and request.method not in self.methods and not (
@@ -50,7 +51,7 @@ class _Handler:
 
 def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[tuple[str, str, int]]:
     """(request's scope id, handler id, line) for every request matching a route."""
-    handlers = [h for path in sorted(facts) for r in facts[path].routes if (h := _handler(path, r)) is not None]
+    handlers = [h for path in sorted(facts) for r in facts[path].routes for h in _handlers(path, r)]
     if not handlers:
         return
     targets: dict[tuple[str, int, str], list[str]] = {}
@@ -63,19 +64,28 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
             if any(h.path == path for h in matched):  # a test module's own app (framework suites)
                 matched = [h for h in matched if h.path == path]
             for handler in matched:
-                key = (handler.path, handler.route.line, request.method)
+                key = (handler.path, handler.route.line, request.method + handler.level)
                 if key not in targets:
                     targets[key] = _targets(handler, request.method, resolver)
                 for target in targets[key]:
                     yield source, target, request.line
 
 
-def _handler(path: str, route: Route) -> _Handler | None:
+def _handlers(path: str, route: Route) -> list[_Handler]:
+    if route.kind == "viewset":  # `orders/` lists and creates, `orders/<pk>/` the rest
+        body = re.escape(route.pattern.strip("/"))
+        if not body:
+            return []
+        return [
+            _Handler(re.compile(rf"(?:^|/){body}{tail}/?$"), True, (), f"{route.name}-{level}" if route.name else None,
+                     path, route, level)
+            for level, tail in (("list", ""), ("detail", "/[^/]+"))
+        ]
     readable, matcher = _matcher(route)
     if not readable:
-        return None
+        return []
     name = route.name if route.kind != "decorator" else route.handler.rpartition("::")[2]
-    return _Handler(matcher, _literal(route), route.methods, name, path, route)
+    return [_Handler(matcher, _literal(route), route.methods, name, path, route)]
 
 
 def _literal(route: Route) -> bool:
@@ -122,6 +132,8 @@ def _targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
     """The functions a route runs: the decorated function, the view a URLconf names, or
     the methods of a class-based view that answer ``method`` (its class when none does)."""
     route = handler.route
+    if route.kind == "viewset":
+        return _viewset_targets(handler, method, resolver)
     if route.kind == "decorator":
         sid = symbol_id(handler.path, route.handler)
         return [sid] if sid in resolver.scopes else []
@@ -135,6 +147,38 @@ def _targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
             out.append(val[1])
             continue
         methods = [v[1] for name in (method.lower(), "dispatch")
+                   for v in ((resolver.class_member(val[1], name) or ({}, None))[0]) if v[0] == "S"]
+        out.extend(methods or [val[1]])
+    return sorted(set(out))
+
+
+# what a REST framework viewset runs for a request: the action, then its hooks
+_ACTIONS = {
+    ("list", "GET"): "list", ("list", "POST"): "create", ("detail", "GET"): "retrieve",
+    ("detail", "PUT"): "update", ("detail", "PATCH"): "partial_update", ("detail", "DELETE"): "destroy",
+}
+_HOOKS = {
+    "list": ("get_queryset", "filter_queryset", "get_serializer_class", "get_serializer"),
+    "create": ("get_serializer_class", "get_serializer", "perform_create"),
+    "retrieve": ("get_queryset", "get_object", "get_serializer_class", "get_serializer"),
+    "update": ("get_queryset", "get_object", "get_serializer_class", "get_serializer", "perform_update"),
+    "destroy": ("get_queryset", "get_object", "perform_destroy"),
+}
+_HOOKS["partial_update"] = _HOOKS["update"]
+
+
+def _viewset_targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
+    """The viewset's own action for the request (``list``, ``retrieve``, ...) and the
+    hooks the framework calls around it; the class when it defines none of them."""
+    action = _ACTIONS.get((handler.level, method))
+    if action is None:
+        return []
+    found = resolver.resolve(handler.route.handler, symbol_id(handler.path, handler.route.scope)) or {}
+    out: list[str] = []
+    for val in sorted(found, key=repr):
+        if val[0] != "S" or resolver.scopes.get(val[1]) is None or resolver.scopes[val[1]].kind != "class":
+            continue
+        methods = [v[1] for name in (action, *_HOOKS[action])
                    for v in ((resolver.class_member(val[1], name) or ({}, None))[0]) if v[0] == "S"]
         out.extend(methods or [val[1]])
     return sorted(set(out))

@@ -155,9 +155,65 @@ class NamedUrlTests(TestCase):
 LEGACY = "/legacy/5/"
 """
 
+DRF_VIEWS = """
+from rest_framework import viewsets
+
+
+class OrderViewSet(viewsets.ModelViewSet):
+    def get_queryset(self):
+        return []
+
+    def perform_create(self, serializer):
+        serializer.save()
+
+    def retrieve(self, request, pk=None):
+        return None
+
+
+class TagViewSet(viewsets.ReadOnlyModelViewSet):
+    pass
+"""
+
+DRF_URLS = """
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from api import views
+
+router = DefaultRouter()
+router.register("orders", views.OrderViewSet, basename="order")
+router.register(r"tags", views.TagViewSet)
+
+urlpatterns = [path("api/", include(router.urls))]
+"""
+
+DRF_TESTS = """
+from django.urls import reverse
+from rest_framework.test import APITestCase
+
+
+class OrderApiTests(APITestCase):
+    def test_list(self):
+        self.client.get("/api/orders/")
+
+    def test_create(self):
+        self.client.post(reverse("order-list"), {"total": 1}, format="json")
+
+    def test_detail(self):
+        self.client.get(reverse("order-detail", args=[1]))
+
+    def test_delete(self):
+        self.client.delete("/api/orders/1/")
+
+    def test_tags(self):
+        self.client.get("/api/tags/")
+"""
+
 FLASK_FILES = {"web/__init__.py": "", "web/app.py": FLASK, "tests/test_web.py": FLASK_TESTS}
 FASTAPI_FILES = {"web/__init__.py": "", "web/api.py": FASTAPI, "tests/test_api.py": FASTAPI_TESTS}
 DJANGO_FILES = {"shop/__init__.py": "", "shop/views.py": VIEWS, "shop/urls.py": URLS, "shop/tests.py": DJANGO_TESTS}
+
+DRF_FILES = {"api/__init__.py": "", "api/views.py": DRF_VIEWS, "api/urls.py": DRF_URLS, "api/tests.py": DRF_TESTS}
 
 EXPECTED = {
     "flask": (FLASK_FILES, {
@@ -179,6 +235,14 @@ EXPECTED = {
         ("shop/tests.py::NamedUrlTests::test_detail", "shop/views.py::order_detail"),
         ("shop/tests.py::NamedUrlTests::test_legacy", "shop/views.py::order_detail"),
     }),
+    "rest framework viewsets": (DRF_FILES, {
+        ("api/tests.py::OrderApiTests::test_list", "api/views.py::OrderViewSet::get_queryset"),
+        ("api/tests.py::OrderApiTests::test_create", "api/views.py::OrderViewSet::perform_create"),
+        ("api/tests.py::OrderApiTests::test_detail", "api/views.py::OrderViewSet::retrieve"),
+        ("api/tests.py::OrderApiTests::test_detail", "api/views.py::OrderViewSet::get_queryset"),
+        ("api/tests.py::OrderApiTests::test_delete", "api/views.py::OrderViewSet::get_queryset"),
+        ("api/tests.py::OrderApiTests::test_tags", "api/views.py::TagViewSet"),
+    }),
 }
 
 
@@ -194,7 +258,9 @@ def test_each_request_reaches_the_handler_of_the_route_it_matches(
 
 
 def test_the_extractor_reads_routes_and_requests_as_written() -> None:
-    found = facts({**FLASK_FILES, **FASTAPI_FILES, **DJANGO_FILES})
+    found = facts({**FLASK_FILES, **FASTAPI_FILES, **DJANGO_FILES, **DRF_FILES})
+    assert [(r.pattern, r.handler, r.kind, r.name) for r in found["api/urls.py"].routes] == [
+        ("orders", "views.OrderViewSet", "viewset", "order"), ("tags", "views.TagViewSet", "viewset", None)]
     assert [(r.pattern, r.handler, r.kind, r.methods, r.name) for r in found["shop/urls.py"].routes] == [
         ("orders/<int:pk>/", "views.order_detail", "path", (), "order-detail"),
         ("orders/", "views.OrderList.as_view()", "path", (), "orders"),
