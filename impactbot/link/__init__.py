@@ -58,7 +58,7 @@ from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
 # values whose call or method runs code outside the repository (or none at all)
-OUTSIDE_KINDS = frozenset({"X", "B", "L", "G", "CM", "CE", "M", "D", "Q", "QM", "QT"})
+OUTSIDE_KINDS = frozenset({"X", "B", "L", "G", "CM", "CE", "M", "D", "Q", "QM", "QT", "QC"})
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
 
 

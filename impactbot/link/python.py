@@ -23,8 +23,9 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("CE", func_id)``  its ``__enter__`` (``__aenter__``): calling it gives what the function yields
 - ``("P", class_id)``  ``super()`` inside a method of that class
 - ``("Q", class_id)``  a Django manager or queryset of that model (see impactbot.link.django);
-                       ``("QM", class_id, method)`` one of its methods, ``("QT", class_id)``
-                       the (instance, created) pair ``get_or_create`` gives
+                       ``("QM", class_id, method)`` one of its methods, ``("QC", class_id,
+                       method_id)`` a method of its own manager or queryset class,
+                       ``("QT", class_id)`` the (instance, created) pair ``get_or_create`` gives
 - ``("UB", func_id)``  a function stored in a class body (``run = helper``), read through
                        an instance, of which it cannot be told whether it gets the
                        instance as its first argument (see ``Resolver._stored``); also a
@@ -1835,6 +1836,9 @@ class Resolver:
         if kind == "Q":
             if attr == "model":
                 return {("S", val[1]): True}
+            custom = self._custom_methods(val[1], attr)
+            if custom:
+                return {("QC", val[1], method): True for method in custom}
             return {("QM", val[1], attr): True} if django.method_result(attr) else {EXTERNAL: False}
         if kind == "P":
             hit = self.class_member(val[1], attr, start=1)
@@ -1888,6 +1892,47 @@ class Resolver:
             model = self._model_named(named[0], scope, cls) if len(named) == 1 else None
             return (kind, model) if model is not None else None
         return None
+
+    def _custom_methods(self, model: str, attr: str) -> list[str]:
+        """The methods named ``attr`` of a model's own manager and queryset classes."""
+        found = []
+        for cls in self._custom_classes(model):
+            hit = self.class_member(cls, attr)
+            found += [v[1] for v in (hit[0] if hit else {}) if v[0] == "S" and self.scopes[v[1]].kind == "method"]
+        return sorted(set(found))
+
+    def _custom_classes(self, model: str) -> list[str]:
+        """The repository's classes a model's managers are made of: ``objects =
+        OrderManager()``, ``OrderQuerySet.as_manager()``, ``OrderManager.from_queryset(
+        OrderQuerySet)()``, and the queryset class a manager's ``get_queryset`` returns."""
+        out: list[str] = []
+        for name in sorted(django.MANAGERS):
+            hit = self.class_member(model, name)
+            if hit is None or hit[1] is None:
+                continue
+            out += [v[1] for v in hit[0] if v[0] in ("I", "IS")]
+            owner = self.scopes[hit[1]]
+            for src in owner.names.get(name, ()):
+                if isinstance(src, Binding) and src.value:
+                    out += self._manager_made_of(src, owner)
+        for cls in list(out):
+            made = self.call_results(self._members({("I", cls): False}, "get_queryset"), model)
+            out += [v[1] for v in made if v[0] in ("I", "IS")]
+        return [c for c in dict.fromkeys(out) if c in self.scopes and self.scopes[c].kind == "class"]
+
+    def _manager_made_of(self, src: Binding, owner: Scope) -> list[str]:
+        """Classes of the repository in ``X.as_manager()`` or ``M.from_queryset(Q)()``."""
+        assert src.value is not None
+        exprs = []
+        if src.value.endswith(".as_manager()"):
+            exprs.append(src.value[: -len(".as_manager()")])
+        elif src.value.endswith(".from_queryset()()") and owner.definition is not None:
+            exprs.append(src.value[: -len(".from_queryset()()")])
+            self._note((owner.id, "<calls>"))  # the queryset class is the call's argument
+            exprs += [site.args[0] for site in self.facts[owner.path].calls
+                      if site.line == src.line and site.callee is not None and site.callee.endswith(".from_queryset")
+                      and site.args and site.args[0]]
+        return [v[1] for e in exprs for v in (self.resolve(e, owner.id) or {}) if v[0] == "S"]
 
     def _model_named(self, arg: str, scope: Scope, cls: str) -> str | None:
         """The model class a relation field names: a class, ``"self"``, ``"Customer"`` or
@@ -2229,6 +2274,9 @@ class Resolver:
         if kind == "F":
             yield Target(val[1], inferred, False)
             return
+        if kind == "QC":
+            yield Target(val[2], True, True)
+            return
         if kind == "R":  # calling what a property returns: the getter runs first
             # without the call's arguments: they go to what it returns (nothing to check)
             yield Target(val[1], inferred, None)
@@ -2352,6 +2400,8 @@ class Resolver:
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
             elif kind == "QM":
                 out[(django.method_result(val[2]) or "X", val[1])] = True
+            elif kind == "QC":  # a custom manager's or queryset's method: by convention, a queryset
+                out[("Q", val[1])] = True
             elif kind == "R" and ("R()", val[1]) not in self._active:
                 self._active.add(("R()", val[1]))
                 try:

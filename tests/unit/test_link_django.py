@@ -129,3 +129,77 @@ def test_a_derived_graph_follows_a_relation_field_given_another_model(monkeypatc
         new_facts = facts({**FILES, "shop/models.py": new})
         _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
+
+
+MANAGED = """
+from django.db import models
+
+
+class OrderQuerySet(models.QuerySet):
+    def paid(self):
+        return self.filter(paid=True)
+
+
+class OrderManager(models.Manager):
+    def get_queryset(self):
+        return OrderQuerySet(self.model, using=self._db)
+
+    def recent(self):
+        return self.get_queryset().order_by("-id")
+
+
+class Order(models.Model):
+    objects = OrderManager()
+
+    def ship(self):
+        pass
+
+
+class Invoice(models.Model):
+    objects = OrderQuerySet.as_manager()
+
+    def send(self):
+        pass
+
+
+class Refund(models.Model):
+    objects = OrderManager.from_queryset(OrderQuerySet)()
+
+    def ship(self):
+        pass
+"""
+
+MANAGED_USES = """
+from shop.models import Invoice, Order, Refund
+
+
+def ship_paid():
+    for order in Order.objects.paid():
+        order.ship()
+    Order.objects.recent().first().ship()
+
+
+def send_paid():
+    Invoice.objects.paid().last().send()
+
+
+def refund():
+    Refund.objects.recent().get(pk=1).ship()
+    Refund.objects.paid()
+"""
+
+
+def test_a_models_own_manager_and_queryset_methods_keep_the_model() -> None:
+    calls = _calls({"shop/__init__.py": "", "shop/models.py": MANAGED, "shop/uses.py": MANAGED_USES})
+    assert {
+        ("shop/uses.py::ship_paid", "shop/models.py::OrderQuerySet::paid"),
+        ("shop/uses.py::ship_paid", "shop/models.py::OrderManager::recent"),
+        ("shop/uses.py::ship_paid", "shop/models.py::Order::ship"),
+        ("shop/uses.py::send_paid", "shop/models.py::OrderQuerySet::paid"),
+        ("shop/uses.py::send_paid", "shop/models.py::Invoice::send"),
+        ("shop/uses.py::refund", "shop/models.py::OrderManager::recent"),
+        ("shop/uses.py::refund", "shop/models.py::Refund::ship"),
+        ("shop/uses.py::refund", "shop/models.py::OrderQuerySet::paid"),
+    } <= calls
+    assert ("shop/uses.py::ship_paid", "shop/models.py::Refund::ship") not in calls
+    assert ("shop/uses.py::send_paid", "shop/models.py::OrderManager::recent") not in calls
