@@ -1844,7 +1844,7 @@ class Resolver:
                 related = self._related(hit[1], attr, val[1])
                 if related is not None:
                     return {related: True}
-            elif not instance and attr in django.MANAGERS and self.is_model(val[1]):
+            elif not instance and attr in django.MANAGERS and self._is_model(val[1]):
                 found[("Q", val[1])] = True
             return found
         if kind == "Q":
@@ -1874,7 +1874,7 @@ class Resolver:
             return {("CE", val[1]): False} if attr == self._enter_method(val[1]) else {EXTERNAL: False}
         return {}
 
-    def is_model(self, class_id: str) -> bool:
+    def _is_model(self, class_id: str) -> bool:
         """Whether a class of the repository is a Django model: it, or a class of the
         repository it derives from, names ``models.Model`` from outside as a base (in
         Django's own source, the manager and querysets are classes to follow instead)."""
@@ -1899,7 +1899,7 @@ class Resolver:
         scope = self.scopes[owner]
         for src in scope.names.get(attr, ()):
             kind = django.relation_kind(src.value) if isinstance(src, Binding) and src.value else None
-            if kind is None or not self.is_model(owner):
+            if kind is None or not self._is_model(owner):
                 continue
             self._note((owner, f"<model:{attr}>"))
             named = [b.value for b in scope.names.get(f"<model:{attr}>", ()) if isinstance(b, Binding) and b.value]
@@ -1961,7 +1961,7 @@ class Resolver:
         classes = [v[1] for v in found if v[0] == "S" and self.scopes[v[1]].kind == "class"]
         if not classes and by_name:
             self._note(("<subclasses>", ""))  # a model added or gone elsewhere may be the one
-            classes = [c for c in self.by_name.get(name, ()) if self.scopes[c].kind == "class" and self.is_model(c)]
+            classes = [c for c in self.by_name.get(name, ()) if self.scopes[c].kind == "class" and self._is_model(c)]
         return classes[0] if len(classes) == 1 else None
 
     def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
@@ -2412,8 +2412,8 @@ class Resolver:
                     _merge(out, self.returns(t.id), True)
             elif kind == "CE":
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
-            elif kind == "QM":
-                out[(django.method_result(val[2]) or "X", val[1])] = True
+            elif kind == "QM" and (result := django.method_result(val[2])) is not None:
+                out[(result, val[1])] = True
             elif kind == "QC":  # a custom manager's or queryset's method: by convention, a queryset
                 out[("Q", val[1])] = True
             elif kind == "R" and ("R()", val[1]) not in self._active:
