@@ -25,6 +25,8 @@ _Url = tuple[str | None, str | None]  # (path, route name): what a request asks 
 
 # what a route decorator's receiver puts before its patterns: `router = APIRouter(prefix="/items")`
 PREFIXED = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+# command-line apps: `@cli.command()`, `@click.group()`, typer's `@app.command()`
+COMMAND_DECORATORS = frozenset({"command", "group"})
 # Django REST framework routers: `router.register("orders", OrderViewSet)` serves a viewset
 VIEWSET_ROUTERS = frozenset({"DefaultRouter", "SimpleRouter", "NestedSimpleRouter", "NestedDefaultRouter"})
 
@@ -35,9 +37,10 @@ class RouteFacts(FileState):
     def _web(self) -> tuple[tuple[Route, ...], tuple[Request, ...]]:
         data = self.data
         urlconf = b"urlpatterns" in data or b"django.urls" in data
-        if not (urlconf or b"client" in data or b'("/' in data or b"('/" in data):
+        cli = b".command" in data or b".group" in data or b"invoke" in data
+        if not (urlconf or cli or b"client" in data or b'("/' in data or b"('/" in data):
             return (), ()
-        routes: list[Route] = []
+        routes: list[Route] = self._commands() if cli else []
         requests: list[Request] = []
         prefixes, routers = self._prefixes()
         urls = self._url_names() if b"client" in data else {}
@@ -57,6 +60,10 @@ class RouteFacts(FileState):
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and text_of(receiver) in routers:
                     routes.extend(self._viewset_route(node))
+            elif name == "invoke" and cli and function.kind_id == self.e.attribute:
+                receiver = function.child_by_field_id(self.e.f["object"])
+                if receiver is not None and b"runner" in (receiver.text or b"").lower():
+                    requests.extend(self._invocation(node))
             elif name in HTTP_VERBS and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and b"client" in (receiver.text or b"").lower():
@@ -88,6 +95,44 @@ class RouteFacts(FileState):
             if prefix:
                 prefixes[text_of(left)] = "/" + prefix.strip("/")
         return prefixes, routers
+
+    def _commands(self) -> list[Route]:
+        """``@cli.command()``, ``@cli.command("name")``, ``@click.group`` (with or without a
+        call), typer's ``@app.command()``: the command name a CLI runner invokes it by."""
+        out: list[Route] = []
+        for d in self.defs:
+            if d.decorated is None or d.kind != "function":
+                continue
+            for node in d.decorated.children:
+                inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
+                if inner is None:
+                    continue
+                function = inner.child_by_field_id(self.e.f["function"]) if inner.kind_id == self.e.call else inner
+                if function is None or function.kind_id != self.e.attribute:
+                    continue
+                if self._last_name(function) not in COMMAND_DECORATORS:
+                    continue
+                positional, keywords = self._arguments(inner) if inner.kind_id == self.e.call else ([], {})
+                named = positional[0] if positional else keywords.get("name")
+                name = string_value(named) if named is not None and named.kind_id in self.e.string else None
+                out.append(Route(self.scope_at(d.start), name or d.name, d.qualname, line_of(inner), "command"))
+        return out
+
+    def _invocation(self, call: Node) -> list[Request]:
+        """``runner.invoke(cli, ["db", "migrate", "--fake"])`` (or a string of them): a
+        request per word that may name a command (options left out)."""
+        positional, keywords = self._arguments(call)
+        args = positional[1] if len(positional) > 1 else keywords.get("args")
+        if args is None:
+            return []
+        if args.kind_id in self.e.string:
+            words = (string_value(args) or "").split()
+        elif args.kind_id in self.e.sequence_literal:
+            words = [string_value(n) or "" for n in self.x.named(args) if n.kind_id in self.e.string]
+        else:
+            return []
+        scope, line = self.scope_at(call.start_byte), line_of(call)
+        return [Request(scope, line, "CLI", None, w) for w in dict.fromkeys(words) if w and not w.startswith("-")]
 
     def _viewset_route(self, call: Node) -> list[Route]:
         positional, keywords = self._arguments(call)

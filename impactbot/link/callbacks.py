@@ -45,6 +45,8 @@ CALLBACK_ARGUMENTS: dict[str, Arguments] = {
     "apply_async": ((0,), ("func",)), "imap": _FIRST, "imap_unordered": _FIRST,
     "call_soon": _FIRST, "call_soon_threadsafe": _FIRST, "call_later": _SECOND, "call_at": _SECOND,
     "add_done_callback": ((0,), ("fn",)),
+    # a command-line app's test runner (click's and typer's CliRunner) runs the command
+    "invoke": _FIRST,
     # cleanups of unittest, pytest and contextlib
     "addCleanup": _FIRST, "addClassCleanup": _FIRST, "addfinalizer": _FIRST, "callback": _FIRST,
 }

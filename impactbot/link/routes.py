@@ -1,4 +1,5 @@
-"""``requests`` edges: a test client's request -> the handler of each route it matches.
+"""``requests`` edges: a test client's request -> the handler of each route it matches
+(and a CLI runner's invocation -> each command it names).
 
 ``client.get("/orders/5")`` runs the view serving ``/orders/<int:order_id>``; a test
 that asks for ``reverse("order-detail")`` or ``url_for("show_order")`` runs the view
@@ -7,7 +8,8 @@ blueprint of the same file gives is part of its routes, but what ``include()``,
 ``include_router`` or ``register_blueprint`` put before them is not followed, so a
 request matches every route whose pattern ends its path (more tests selected, not
 fewer); a pattern of parameters alone matches only a path of its own length, and a
-request matching a route of its own file (a test module defining its app) only those.
+request matching a route of its own file or function (a test defining its app) only
+those.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ class _Handler:
     level: str = ""  # a viewset's "list" or "detail" URL
 
     def matches(self, request: Request) -> bool:
+        if (request.method == "CLI") != (self.route.kind == "command"):
+            return False
+        if self.route.kind == "command":
+            return request.name is not None and self.name == _command_name(request.name)
         if self.methods and request.method not in self.methods and not (
             request.method == "HEAD" and "GET" in self.methods
         ):
@@ -58,11 +64,13 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
     for path in sorted(facts):
         for request in facts[path].requests:
             source = symbol_id(path, request.scope)
-            matched = [h for h in handlers if h.matches(request)]
+            matched = [h for h in handlers if h.matches(request) and _visible(h, path, request, resolver)]
             if any(h.literal for h in matched):  # a catch-all serves only what nothing else does
                 matched = [h for h in matched if h.literal]
             if any(h.path == path for h in matched):  # a test module's own app (framework suites)
                 matched = [h for h in matched if h.path == path]
+            if any(h.route.scope == request.scope for h in matched):  # or the test's own app
+                matched = [h for h in matched if h.route.scope == request.scope]
             for handler in matched:
                 key = (handler.path, handler.route.line, request.method + handler.level)
                 if key not in targets:
@@ -71,7 +79,28 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
                     yield source, target, request.line
 
 
+def _visible(handler: _Handler, path: str, request: Request, resolver: Resolver) -> bool:
+    """A route declared inside a function (a test defining its own app or command) is
+    seen only by requests made in that function."""
+    scope = resolver.scopes.get(symbol_id(handler.path, handler.route.scope))
+    if scope is None or scope.kind not in ("function", "method"):
+        return True
+    return handler.path == path and (request.scope + "::").startswith(handler.route.scope + "::")
+
+
+def _command_name(name: str) -> str:
+    """A command's name as a CLI calls it: click and typer turn ``_`` into ``-`` (and
+    click drops a ``_command``/``_cmd``/``_group``/``_grp`` suffix of a function's name)."""
+    name = name.lower().replace("_", "-")
+    for suffix in ("-command", "-cmd", "-group", "-grp"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 def _handlers(path: str, route: Route) -> list[_Handler]:
+    if route.kind == "command":
+        return [_Handler(None, True, (), _command_name(route.pattern), path, route)]
     if route.kind == "viewset":  # `orders/` lists and creates, `orders/<pk>/` the rest
         body = re.escape(route.pattern.strip("/"))
         if not body:
@@ -134,7 +163,7 @@ def _targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
     route = handler.route
     if route.kind == "viewset":
         return _viewset_targets(handler, method, resolver)
-    if route.kind == "decorator":
+    if route.kind in ("decorator", "command"):
         sid = symbol_id(handler.path, route.handler)
         return [sid] if sid in resolver.scopes else []
     expr = route.handler.removesuffix(".as_view()")

@@ -311,3 +311,76 @@ def test_a_test_module_defining_its_own_app_requests_its_own_routes() -> None:
     edges = _requests({"tests/test_one.py": own, "tests/test_two.py": other})
     assert edges == {("tests/test_one.py::test_items", "tests/test_one.py::items"),
                      ("tests/test_two.py::test_other", "tests/test_two.py::items")}
+
+
+CLI = """
+import click
+
+
+@click.group()
+def cli():
+    pass
+
+
+@cli.command()
+def build_cmd():
+    pass
+
+
+@cli.command("deploy")
+@click.option("--env")
+def deploy_app(env):
+    pass
+
+
+@cli.group
+def db():
+    pass
+
+
+@db.command()
+def migrate():
+    pass
+"""
+
+CLI_TESTS = """
+from click.testing import CliRunner
+
+from app.cli import cli
+
+
+def test_build():
+    runner = CliRunner()
+    runner.invoke(cli, ["build"])
+
+
+def test_deploy():
+    CliRunner().invoke(cli, "deploy --env prod")
+
+
+def test_migrate():
+    CliRunner().invoke(cli, args=["db", "migrate", "--fake"])
+
+
+def test_own_command():
+    @click.command()
+    def build():
+        pass
+
+    CliRunner().invoke(build, ["build"])
+"""
+
+
+def test_a_cli_runner_invokes_the_commands_it_names() -> None:
+    graph = link(facts({"app/__init__.py": "", "app/cli.py": CLI, "tests/test_cli.py": CLI_TESTS}))
+    edges = {(e.source, e.target, e.kind) for e in graph.edges if e.source.startswith("tests/")}
+    t = "tests/test_cli.py::"
+    assert edges == {
+        (t + "test_build", "app/cli.py::cli", "calls"), (t + "test_build", "app/cli.py::build_cmd", "requests"),
+        (t + "test_deploy", "app/cli.py::cli", "calls"), (t + "test_deploy", "app/cli.py::deploy_app", "requests"),
+        (t + "test_migrate", "app/cli.py::cli", "calls"), (t + "test_migrate", "app/cli.py::db", "requests"),
+        (t + "test_migrate", "app/cli.py::migrate", "requests"),
+        # a command the test defines itself is the one its runner invokes
+        (t + "test_own_command", t + "test_own_command::build", "calls"),
+        (t + "test_own_command", t + "test_own_command::build", "requests"),
+    }
