@@ -286,13 +286,14 @@ class Route:
     function (Flask, FastAPI, Starlette, aiohttp, ...), ``path("items/<int:pk>/",
     views.item, name="item")`` in a Django URLconf, or ``router.register("items",
     ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL);
-    or a command of a command-line app (``@cli.command()``: its name is the pattern)."""
+    or a command of a command-line app (``@cli.command()``: its name is the pattern), or a
+    Django management command (``app/management/commands/<name>.py``)."""
 
     scope: str  # where it is declared (the decorated function's scope, the URLconf's)
     pattern: str  # as written: "/items/{id}", "items/<int:pk>/", "^items/(?P<pk>[0-9]+)/$"
     handler: str  # "decorator": the decorated function's qualname; else the view's (or viewset's) expr
     line: int
-    kind: Literal["decorator", "path", "regex", "viewset", "command"]
+    kind: Literal["decorator", "path", "regex", "viewset", "command", "management"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
     name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for
 
@@ -301,11 +302,12 @@ class Route:
 class Request:
     """A test client's request: ``client.get("/items/1")``, ``self.client.post(url)``
     with ``url = reverse("item", ...)`` or ``url_for("item")``; or a CLI runner's
-    invocation of a command (``runner.invoke(cli, ["build"])``: method ``CLI``)."""
+    invocation of a command (``runner.invoke(cli, ["build"])``: method ``CLI``) or
+    ``call_command("import_data")`` (method ``COMMAND``)."""
 
     scope: str
     line: int
-    method: str  # "GET", "POST", ...; "CLI" for a command invoked by name
+    method: str  # "GET", "POST", ...; "CLI" for a command invoked by name, "COMMAND" for call_command
     path: str | None  # the literal path; "\x00" stands where an f-string interpolates
     name: str | None = None  # the route name or endpoint ``reverse``/``url_for`` asks for
 

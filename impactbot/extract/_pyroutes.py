@@ -38,7 +38,8 @@ class RouteFacts(FileState):
         data = self.data
         urlconf = b"urlpatterns" in data or b"django.urls" in data
         cli = b".command" in data or b".group" in data or b"invoke" in data
-        if not (urlconf or cli or b"client" in data or b'("/' in data or b"('/" in data):
+        management = b"call_command" in data
+        if not (urlconf or cli or management or b"client" in data or b'("/' in data or b"('/" in data):
             return (), ()
         routes: list[Route] = self._commands() if cli else []
         requests: list[Request] = []
@@ -60,6 +61,8 @@ class RouteFacts(FileState):
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and text_of(receiver) in routers:
                     routes.extend(self._viewset_route(node))
+            elif name == "call_command" and management:
+                requests.extend(self._management_call(node))
             elif name == "invoke" and cli and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and b"runner" in (receiver.text or b"").lower():
@@ -117,6 +120,12 @@ class RouteFacts(FileState):
                 name = string_value(named) if named is not None and named.kind_id in self.e.string else None
                 out.append(Route(self.scope_at(d.start), name or d.name, d.qualname, line_of(inner), "command"))
         return out
+
+    def _management_call(self, call: Node) -> list[Request]:
+        """``call_command("import_data", ...)``: the Django management command of that name."""
+        positional, _ = self._arguments(call)
+        name = string_value(positional[0]) if positional and positional[0].kind_id in self.e.string else None
+        return [Request(self.scope_at(call.start_byte), line_of(call), "COMMAND", None, name)] if name else []
 
     def _invocation(self, call: Node) -> list[Request]:
         """``runner.invoke(cli, ["db", "migrate", "--fake"])`` (or a string of them): a

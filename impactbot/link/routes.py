@@ -1,5 +1,6 @@
 """``requests`` edges: a test client's request -> the handler of each route it matches
-(and a CLI runner's invocation -> each command it names).
+(and a CLI runner's invocation -> each command it names, ``call_command("name")`` ->
+that Django management command's ``handle``).
 
 ``client.get("/orders/5")`` runs the view serving ``/orders/<int:order_id>``; a test
 that asks for ``reverse("order-detail")`` or ``url_for("show_order")`` runs the view
@@ -24,6 +25,10 @@ from impactbot.model import FileFacts, Request, Route, symbol_id
 # `<int:pk>`, `<name>` (Flask, Django), `{item_id}`, `{rest:path}` (FastAPI, Starlette, aiohttp)
 _PARAMETER = re.compile(r"<[^<>]*>|\{[^{}]*\}")
 _FILLER = "1"  # what stands for an f-string's interpolation: fits `[0-9]+` and `[^/]+` alike
+# requests and routes of the same kind meet: HTTP (the rest), command-line words, call_command
+_KINDS = {"CLI": "cli", "command": "cli", "COMMAND": "management", "management": "management"}
+# a Django management command: `<app>/management/commands/<name>.py` defining `Command`
+_MANAGEMENT = re.compile(r"(?:^|/)management/commands/([A-Za-z0-9][\w-]*)\.py$")
 
 
 @dataclass(frozen=True)
@@ -39,9 +44,9 @@ class _Handler:
     level: str = ""  # a viewset's "list" or "detail" URL
 
     def matches(self, request: Request) -> bool:
-        if (request.method == "CLI") != (self.route.kind == "command"):
-            return False
-        if self.route.kind == "command":
+        if _KINDS.get(request.method, "") != _KINDS.get(self.route.kind, ""):
+            return False  # a URL, a command-line word and a management command are apart
+        if self.route.kind in ("command", "management"):
             return request.name is not None and self.name == _command_name(request.name)
         if self.methods and request.method not in self.methods and not (
             request.method == "HEAD" and "GET" in self.methods
@@ -57,7 +62,8 @@ class _Handler:
 
 def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[tuple[str, str, int]]:
     """(request's scope id, handler id, line) for every request matching a route."""
-    handlers = [h for path in sorted(facts) for r in facts[path].routes for h in _handlers(path, r)]
+    routes = [(path, r) for path in sorted(facts) for r in (*facts[path].routes, *_management(path, facts[path]))]
+    handlers = [h for path, r in routes for h in _handlers(path, r)]
     if not handlers:
         return
     targets: dict[tuple[str, int, str], list[str]] = {}
@@ -77,6 +83,16 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
                     targets[key] = _targets(handler, request.method, resolver)
                 for target in targets[key]:
                     yield source, target, request.line
+
+
+def _management(path: str, facts: FileFacts) -> list[Route]:
+    """The management command a file under ``management/commands/`` defines, if it does."""
+    found = _MANAGEMENT.search(path)
+    command = facts.definition("Command") if found else None
+    if found is None or command is None or command.kind != "class":
+        return []
+    handle = facts.definition("Command::handle")
+    return [Route("", found.group(1), "Command::handle" if handle else "Command", command.start_line, "management")]
 
 
 def _visible(handler: _Handler, path: str, request: Request, resolver: Resolver) -> bool:
@@ -99,7 +115,7 @@ def _command_name(name: str) -> str:
 
 
 def _handlers(path: str, route: Route) -> list[_Handler]:
-    if route.kind == "command":
+    if route.kind in ("command", "management"):
         return [_Handler(None, True, (), _command_name(route.pattern), path, route)]
     if route.kind == "viewset":  # `orders/` lists and creates, `orders/<pk>/` the rest
         body = re.escape(route.pattern.strip("/"))
@@ -163,7 +179,7 @@ def _targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
     route = handler.route
     if route.kind == "viewset":
         return _viewset_targets(handler, method, resolver)
-    if route.kind in ("decorator", "command"):
+    if route.kind in ("decorator", "command", "management"):
         sid = symbol_id(handler.path, route.handler)
         return [sid] if sid in resolver.scopes else []
     expr = route.handler.removesuffix(".as_view()")

@@ -384,3 +384,16 @@ def test_a_cli_runner_invokes_the_commands_it_names() -> None:
         (t + "test_own_command", t + "test_own_command::build", "calls"),
         (t + "test_own_command", t + "test_own_command::build", "requests"),
     }
+
+
+def test_call_command_runs_the_management_command_of_that_name() -> None:
+    command = "from django.core.management.base import BaseCommand\n\n\nclass Command(BaseCommand):\n" \
+              "    def handle(self, *args, **options):\n        pass\n"
+    tests = "from django.core.management import call_command\n\n\ndef test_import():\n" \
+            "    call_command('import_data', '--dry-run')\n\n\ndef test_other():\n    call_command('migrate')\n"
+    files = {
+        "shop/__init__.py": "", "shop/management/commands/import_data.py": command,
+        "shop/management/commands/_helpers.py": command, "shop/tests/test_commands.py": tests,
+    }
+    assert _requests(files) == {
+        ("shop/tests/test_commands.py::test_import", "shop/management/commands/import_data.py::Command::handle")}
