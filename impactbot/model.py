@@ -313,6 +313,19 @@ class Request:
 
 
 @dataclass(frozen=True, slots=True)
+class Receiver:
+    """A function connected to a signal: ``@receiver(post_save, sender=Order)`` on it, or
+    ``order_paid.connect(notify)`` (Django's dispatch, and signals shaped like it)."""
+
+    scope: str  # where it is connected (the decorated function's scope, the call's)
+    signal: str  # expr of the signal: "post_save", "signals.order_paid"
+    handler: str  # the decorated function's qualname, or the expr ``connect`` is given
+    line: int
+    decorated: bool
+    sender: str | None = None  # expr of ``sender=``
+
+
+@dataclass(frozen=True, slots=True)
 class FileFacts:
     """Everything impactbot needs from one blob; depends only on its bytes."""
 
@@ -329,6 +342,7 @@ class FileFacts:
     expected_errors: tuple[tuple[int, int], ...] = ()
     routes: tuple[Route, ...] = ()  # URL patterns it declares
     requests: tuple[Request, ...] = ()  # requests its test clients make
+    receivers: tuple[Receiver, ...] = ()  # functions it connects to signals
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:
@@ -339,7 +353,7 @@ class FileFacts:
 
 # --------------------------------------------------------------------------- link
 
-EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture", "requests"]
+EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture", "requests", "signals"]
 Confidence = Literal["resolved", "inferred", "name_match"]
 CONFIDENCE_ORDER: dict[str, int] = {"resolved": 0, "inferred": 1, "name_match": 2}
 

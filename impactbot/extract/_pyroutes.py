@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from impactbot.extract._pystate import FileState, line_of, named_child, string_value, text_of
-from impactbot.model import Request, Route
+from impactbot.model import Receiver, Request, Route
 
 # `@app.route("/p")`, `@router.get("/p")`, `@routes.post("/p")`, `@app.api_route(...)`
 ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "head", "options", "api_route",
@@ -153,6 +153,48 @@ class RouteFacts(FileState):
         if prefix is None or handler is None:
             return []
         return [Route(self.scope_at(call.start_byte), prefix, handler, line_of(call), "viewset", (), name)]
+
+    def _receivers(self) -> tuple[Receiver, ...]:
+        """Functions connected to signals: ``@receiver(post_save, sender=Order)`` (or a list
+        of signals) on a function, ``order_paid.connect(notify, sender=Order)``."""
+        data = self.data
+        if b"receiver" not in data and b".connect(" not in data:
+            return ()
+        out: list[Receiver] = []
+        for d in self.defs:
+            for node in d.decorated.children if d.decorated is not None and d.kind == "function" else ():
+                inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
+                function = inner.child_by_field_id(self.e.f["function"]) if inner is not None else None
+                if inner is None or inner.kind_id != self.e.call or function is None:
+                    continue
+                if self._last_name(function) == "receiver":
+                    out.extend(self._connected(inner, d.qualname, self.scope_at(d.start), True))
+        for node in self._caps("call"):
+            function = node.child_by_field_id(self.e.f["function"])
+            if function is None or function.kind_id != self.e.attribute or self._last_name(function) != "connect":
+                continue
+            signal = function.child_by_field_id(self.e.f["object"])
+            positional, keywords = self._arguments(node)
+            handler = positional[0] if positional else keywords.get("receiver")
+            signal_expr = self.x.expr(signal) if signal is not None else None
+            handler_expr = self.x.expr(handler) if handler is not None else None
+            if signal_expr and handler_expr and self._live(node):
+                sender = keywords.get("sender")
+                out.append(Receiver(self.scope_at(node.start_byte), signal_expr, handler_expr, line_of(node), False,
+                                    self.x.expr(sender) if sender is not None else None))
+        out.sort(key=lambda r: (r.line, r.signal, r.handler))
+        return tuple(out)
+
+    def _connected(self, call: Node, qualname: str, scope: str, decorated: bool) -> list[Receiver]:
+        positional, keywords = self._arguments(call)
+        signals = positional[0] if positional else keywords.get("signal")
+        if signals is None:
+            return []
+        nodes = self.x.named(signals) if signals.kind_id in self.e.sequence_literal else [signals]
+        sender = keywords.get("sender")
+        sender_expr = self.x.expr(sender) if sender is not None else None
+        return [Receiver(scope, expr, qualname, line_of(call), decorated, sender_expr)
+                for expr in (self.x.expr(n) for n in nodes) if expr]
 
     def _last_name(self, function: Node) -> str | None:
         if function.kind_id == self.e.identifier:

@@ -60,6 +60,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
         self._raises()
         definitions = self._definition_facts()
         routes, requests = self._web()
+        receivers = self._receivers()
         sites = self.sites + self._op_sites() + self._attributes()
         sites.sort(key=first_of)
         self.bindings.sort(key=first_of)
@@ -75,6 +76,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             expected_errors=self._expected_errors(),
             routes=routes,
             requests=requests,
+            receivers=receivers,
         )
 
     def _error(self) -> str | None:

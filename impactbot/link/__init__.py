@@ -39,6 +39,7 @@ from impactbot.link.python import (
     positional_param,
 )
 from impactbot.link.routes import route_edges
+from impactbot.link.signals import signal_edges
 from impactbot.model import (
     CONFIDENCE_ORDER,
     CallSite,
@@ -287,6 +288,7 @@ class _Linker:
         self.class_edges()
         self.fixture_edges()
         self.route_edges()
+        self.signal_edges()
         return self.graph()
 
     def graph(self) -> LinkedGraph:
@@ -598,6 +600,12 @@ class _Linker:
         if self._fixture_uses is None:
             self._fixture_uses = list(fixture_uses(self.facts, self.layout))
         return self._fixture_uses
+
+    def signal_edges(self) -> None:
+        """Code sending a signal to the functions connected to it (every file: a receiver in
+        one file, the code saving a model in another)."""
+        for source, target, line in signal_edges(self.facts, self.r):
+            self.edges.add(source, target, "signals", "inferred", line)
 
     def route_edges(self) -> None:
         """A test client's requests to the handlers of the routes they match (every file:

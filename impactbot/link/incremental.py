@@ -79,6 +79,7 @@ def _traced_run(linker: _Linker) -> tuple[LinkedGraph, LinkTrace]:
     ordered = recorder.classes(None)
     linker.fixture_edges()
     linker.route_edges()
+    linker.signal_edges()
     files = {p: recorder.trace(p, f, None, True) for p, f in linker.facts.items()}
     return linker.graph(), LinkTrace(files, ordered_classes=ordered, table=recorder.table)
 
@@ -193,6 +194,7 @@ class _Derivation:
         self._check_table()
         self.linker.fixture_edges(emitted)
         self.linker.route_edges()  # a route or request anywhere may change any of them: all again
+        self.linker.signal_edges()  # so may a receiver anywhere
         return self._graph(emitted), self._trace(emitted)
 
     # -------------------------------------------------------------- first pass
@@ -355,7 +357,8 @@ class _Derivation:
                 symbols.extend(symbols_of(path, self.new[path], inits, self.linker.layout))
             else:
                 symbols.extend(before)
-        edges = [e for e in self.old.edges if kept(e.source) and e.kind != "requests"] + list(linker.edges.edges())
+        again = ("requests", "signals")  # computed again for the whole revision
+        edges = [e for e in self.old.edges if kept(e.source) and e.kind not in again] + list(linker.edges.edges())
         unresolved = [u for u in self.old.unresolved if kept(u[0])]
         unresolved += [(k, v) for k, v in linker.unresolved.items() if v]
         return LinkedGraph(

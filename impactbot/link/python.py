@@ -532,6 +532,42 @@ class Resolver:
                 return owner, imp.name
         return None
 
+    def global_name(self, expr: str, scope_id: str) -> str | None:
+        """The dotted name a module-level name (or an attribute of a module) is defined
+        under, through imports and re-exports: ``post_save`` imported from
+        ``django.db.models.signals`` is ``django.db.models.signals.post_save``, a name a
+        module of the repository binds itself is that module's name and the name; None
+        for a local name or an import that cannot be read."""
+        scope = self.scopes.get(scope_id)
+        head, _, rest = expr.partition(".")
+        while scope is not None and scope.kind != "module" and not self._binds(scope, head) and scope.parent:
+            scope = self.scopes.get(scope.parent)
+        for _ in range(5):  # a re-export or two, no cycles
+            sources = scope.names.get(head) if scope is not None else None
+            if scope is None or not sources or len(sources) != 1:
+                return None
+            src = sources[0]
+            if not isinstance(src, Import):
+                module = self.modules.name_of.get(scope.path) if scope.kind == "module" else None
+                return None if module is None else ".".join(p for p in (module, head, rest) if p)
+            target = self.modules.absolute(scope.path, src.module, src.level)
+            if target is None:
+                return None
+            if src.name is None:
+                dotted = target if src.alias else target.split(".", 1)[0]
+            else:
+                dotted = f"{target}.{src.name}".lstrip(".")
+            dotted = f"{dotted}.{rest}" if rest else dotted
+            module, _, name = dotted.rpartition(".")
+            while module and not self.modules.is_module(module) and "." in module:
+                module, _, more = module.rpartition(".")
+                name = f"{more}.{name}"
+            paths = self.modules.paths(module, scope.path) if module and self.modules.is_module(module) else []
+            if not paths or name == "":
+                return dotted  # outside the repository: its own dotted name
+            scope, (head, _, rest) = self.scopes.get(paths[0]), name.partition(".")
+        return None
+
     def _dotted_owner(self, scope: Scope, module: str) -> Scope | None:
         """The module scope ``reg`` or ``pkg.reg`` names where ``scope`` writes ``reg.X[k]``."""
         head, _, rest = module.partition(".")
@@ -1873,6 +1909,10 @@ class Resolver:
         if kind == "CM":
             return {("CE", val[1]): False} if attr == self._enter_method(val[1]) else {EXTERNAL: False}
         return {}
+
+    def models(self, vals: Values) -> set[str]:
+        """The Django models among values: instances, and managers or querysets of them."""
+        return {v[1] for v in vals if (v[0] in ("I", "IS") and self._is_model(v[1])) or v[0] in ("Q", "QM")}
 
     def _is_model(self, class_id: str) -> bool:
         """Whether a class of the repository is a Django model: it, or a class of the
