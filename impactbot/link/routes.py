@@ -16,6 +16,7 @@ those.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -66,11 +67,13 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
     handlers = [h for path, r in routes for h in _handlers(path, r)]
     if not handlers:
         return
+    index = _Index(handlers)
     targets: dict[tuple[str, int, str], list[str]] = {}
     for path in sorted(facts):
         for request in facts[path].requests:
             source = symbol_id(path, request.scope)
-            matched = [h for h in handlers if h.matches(request) and _visible(h, path, request, resolver)]
+            found = index.candidates(request)
+            matched = [h for h in found if h.matches(request) and _visible(h, path, request, resolver)]
             if any(h.literal for h in matched):  # a catch-all serves only what nothing else does
                 matched = [h for h in matched if h.literal]
             if any(h.path == path for h in matched):  # a test module's own app (framework suites)
@@ -83,6 +86,42 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
                     targets[key] = _targets(handler, request.method, resolver)
                 for target in targets[key]:
                     yield source, target, request.line
+
+
+class _Index:
+    """Handlers by what a request must hold to match them: a route's name, or the last
+    segment of its pattern without a parameter (a request's path holds that segment
+    whole). Regexes and patterns of parameters alone are tried for every path: a web
+    project's thousands of test requests would otherwise try its thousands of routes."""
+
+    def __init__(self, handlers: list[_Handler]) -> None:
+        self.by_name: dict[str, list[_Handler]] = defaultdict(list)
+        self.by_segment: dict[str, list[_Handler]] = defaultdict(list)
+        self.always: list[_Handler] = []
+        for h in handlers:
+            if h.name is not None:
+                self.by_name[h.name].append(h)
+            if h.route.kind in ("command", "management"):
+                continue
+            segment = _last_literal_segment(h.route)
+            (self.by_segment[segment] if segment else self.always).append(h)
+
+    def candidates(self, request: Request) -> list[_Handler]:
+        if request.name is not None:
+            if request.method in ("CLI", "COMMAND"):
+                return self.by_name.get(_command_name(request.name), [])
+            return self.by_name.get(request.name.rpartition(":")[2].rpartition(".")[2], [])
+        if request.path is None:
+            return []
+        segments = sorted(set(request.path.strip("/").split("/")))
+        return self.always + [h for segment in segments for h in self.by_segment.get(segment, ())]
+
+
+def _last_literal_segment(route: Route) -> str | None:
+    if route.kind == "regex":
+        return None
+    segments = [p for p in route.pattern.strip("/").split("/") if p and not _PARAMETER.search(p)]
+    return segments[-1] if segments else None
 
 
 def _management(path: str, facts: FileFacts) -> list[Route]:
