@@ -91,7 +91,8 @@ class BindingFacts(KeyedFacts):
     ) -> None:
         """``customer = models.ForeignKey(Customer, ...)`` in a class body: bind
         ``<model:customer>`` to the model its first argument (or ``to=``) names, a class
-        expression or a string (``"self"``, ``"shop.Customer"``), kept quoted."""
+        expression or a string (``"self"``, ``"shop.Customer"``), kept quoted, and
+        ``<related:customer>`` to its ``related_name=``, quoted too."""
         arguments = call.child_by_field_id(self.e.f["arguments"])
         args = [] if arguments is None else [a for a in arguments.named_children if a.kind_id != self.e.comment]
         first = next((a for a in args if a.kind_id != self.e.keyword_argument), None)
@@ -102,10 +103,17 @@ class BindingFacts(KeyedFacts):
             return
         parts = string_body(first.text or b"") if first.type == "string" else None
         model = f'"{parts[1].decode("utf-8", "replace")}"' if parts is not None and not parts[0] else self.x.expr(first)
-        if model:
-            conditional = self._conditional(node.start_byte)
-            record = binding(scope, f"<model:{text_of(left)}>", model, line, "assign", conditional)
-            out.append((((node.start_byte << 32) | (END - node.end_byte)) + 1, record))
+        if not model:
+            return
+        conditional = self._conditional(node.start_byte)
+        key = (node.start_byte << 32) | (END - node.end_byte)
+        out.append((key + 1, binding(scope, f"<model:{text_of(left)}>", model, line, "assign", conditional)))
+        related = next((a.children[-1] for a in args if a.kind_id == self.e.keyword_argument
+                        and text_of(a.children[0]) == "related_name"), None)
+        name = string_body(related.text or b"") if related is not None and related.type == "string" else None
+        if name is not None and not name[0]:  # the name the related model reads it back by
+            value = f'"{name[1].decode("utf-8", "replace")}"'
+            out.append((key + 2, binding(scope, f"<related:{text_of(left)}>", value, line, "assign", conditional)))
 
     def _property_getter(self, call: Node) -> str:
         """``x = property(get_x, set_x)``: ``<property:get_x,set_x>`` (reading x runs get_x,

@@ -174,8 +174,23 @@ def _stores_by_path(r: Resolver) -> dict[str, dict[str, list[tuple[object, ...]]
     return out
 
 
+def _accessors(facts: FileFacts | None) -> set[str]:
+    """The names a related model may read a file's relation fields back by (see
+    ``Resolver._reverse_relation``): each ``related_name=``, and ``<class>_set``/``<class>``."""
+    out: set[str] = set()
+    for b in facts.bindings if facts is not None else ():
+        if b.target.startswith("<related:") and b.value:
+            out.add(b.value.strip('"'))
+        elif b.target.startswith("<model:") and b.scope:
+            name = b.scope.rpartition("::")[2].lower()
+            out |= {name, name + "_set"}
+    return out
+
+
 def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes) -> None:
     """Record what differs between two versions of a file (None: absent)."""
+    # a relation field's reverse accessor is read on another model, in any file
+    out.reads |= {("<related>", name) for v in (old, new) if v is not None for name in _accessors(v.facts)}
     if old is None or new is None:
         out.paths.add(path)
         out.reads.add(("<all>", path))

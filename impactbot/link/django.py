@@ -69,6 +69,23 @@ def relation_kind(field_call: str) -> Literal["I", "Q"] | None:
     return None
 
 
+def reverse_kind(field_call: str) -> Literal["I", "Q"] | None:
+    """What the related model reads back through its reverse accessor: one instance for
+    a ``OneToOneField``, a queryset for the rest."""
+    if relation_kind(field_call) is None:
+        return None
+    return "I" if field_call[:-2].rpartition(".")[2] == "OneToOneField" else "Q"
+
+
+def reverse_accessor(model_name: str, field_call: str, related_name: str | None) -> str | None:
+    """The attribute a related model reads a relation back by: ``related_name=``, else
+    ``order_set`` (``order`` for a ``OneToOneField``); None when ``related_name`` ends
+    with ``+`` (no accessor)."""
+    if related_name is not None:
+        return None if related_name.endswith("+") else related_name
+    return model_name.lower() + ("" if reverse_kind(field_call) == "I" else "_set")
+
+
 def model_reference(arg: str) -> tuple[str, bool] | None:
     """The model a relation field's first argument names, and whether it is given by
     name (a string: ``"Customer"``, ``"shop.Customer"``, ``"self"``) rather than as an

@@ -374,6 +374,7 @@ class Resolver:
         self._narrowing_scopes: set[str] = set()
         self.touched_param = False
         self.truncated = False
+        self._reverse: dict[str, dict[str, Value]] | None = None  # see _reverse_relations
         self._dotted_elements: list[tuple[Binding, str]] = []  # `mod.X[]` bindings, and their scope
         # per file, what a derived graph compares of those (see link.dirty): X first
         self.dotted_elements: dict[str, list[tuple[object, ...]]] = defaultdict(list)
@@ -1880,6 +1881,11 @@ class Resolver:
                 related = self._related(hit[1], attr, val[1])
                 if related is not None:
                     return {related: True}
+            elif instance and (hit is None or hit[1] is None) and self._reverse_relations():
+                # not an attribute of the repository's classes: maybe a relation's reverse
+                reverse = self._reverse_relation(val[1], attr)
+                if reverse is not None:
+                    return {reverse: True}
             elif not instance and attr in django.MANAGERS and self._is_model(val[1]):
                 found[("Q", val[1])] = True
             return found
@@ -1946,6 +1952,46 @@ class Resolver:
             model = self._model_named(named[0], scope, cls) if len(named) == 1 else None
             return (kind, model) if model is not None else None
         return None
+
+    def _reverse_relation(self, model: str, attr: str) -> Value | None:
+        """``customer.order_set`` or ``customer.orders`` (``related_name="orders"``): the
+        queryset (one instance for a ``OneToOneField``) of the model whose field points here."""
+        self._note(("<related>", attr))  # a relation declared or changed in another file
+        self._note(("<subclasses>", ""))  # a model class come or gone, which fields may name
+        table = self._reverse_relations()
+        found = table.get(model, {}).get(attr)
+        # code of an abstract model (`self.lines` in AbstractBasket) reads what its
+        # concrete subclass gets
+        for sub in self.subclasses().get(model, ()) if found is None else ():
+            found = found or table.get(sub, {}).get(attr)
+        return found
+
+    def _reverse_relations(self) -> dict[str, dict[str, Value]]:
+        """model -> accessor -> what it gives, for every relation field of the repository's
+        models (built once: which model a field names does not change within a revision)."""
+        if self._reverse is not None:
+            return self._reverse
+        self._reverse = {}
+        table: dict[str, dict[str, Value]] = defaultdict(dict)
+        for sid, scope in self.scopes.items():
+            if scope.kind != "class":
+                continue
+            fields = [n[len("<model:") : -1] for n in scope.names if n.startswith("<model:")]
+            if not fields or scope.definition is None or not self._is_model(sid):
+                continue
+            for attr in fields:
+                call = next((b.value for b in scope.names.get(attr, ()) if isinstance(b, Binding) and b.value), None)
+                named = [b.value for b in scope.names[f"<model:{attr}>"] if isinstance(b, Binding) and b.value]
+                related = [b.value.strip('"') for b in scope.names.get(f"<related:{attr}>", ())
+                           if isinstance(b, Binding) and b.value]
+                kind = django.reverse_kind(call) if call else None
+                model = self._model_named(named[0], scope, sid) if len(named) == 1 and kind else None
+                accessor = django.reverse_accessor(scope.definition.name, call, related[0] if related else None) \
+                    if call and model else None
+                if model is not None and kind is not None and accessor is not None:
+                    table[model][accessor] = (kind, sid)
+        self._reverse = dict(table)
+        return self._reverse
 
     def _custom_methods(self, model: str, attr: str) -> list[str]:
         """The methods named ``attr`` of a model's own manager and queryset classes."""

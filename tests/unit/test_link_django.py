@@ -203,3 +203,75 @@ def test_a_models_own_manager_and_queryset_methods_keep_the_model() -> None:
     } <= calls
     assert ("shop/uses.py::ship_paid", "shop/models.py::Refund::ship") not in calls
     assert ("shop/uses.py::send_paid", "shop/models.py::OrderManager::recent") not in calls
+
+
+RELATED = """
+from django.db import models
+
+
+class AbstractCustomer(models.Model):
+    class Meta:
+        abstract = True
+
+    def order_totals(self):
+        return [o.total() for o in self.orders.all()]
+
+
+class Customer(AbstractCustomer):
+    def greet(self):
+        pass
+
+
+class Profile(models.Model):
+    customer = models.OneToOneField(Customer, on_delete=models.CASCADE)
+
+    def avatar(self):
+        pass
+
+
+class Order(models.Model):
+    customer = models.ForeignKey(Customer, related_name="orders", on_delete=models.CASCADE)
+    buyer = models.ForeignKey("Customer", related_name="+", on_delete=models.CASCADE)
+
+    def total(self):
+        pass
+
+
+class Note(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE)
+
+    def text(self):
+        pass
+"""
+
+RELATED_USES = """
+from shop.models import Customer
+
+
+def summary(customer_id):
+    customer = Customer.objects.get(pk=customer_id)
+    for order in customer.orders.filter(paid=True):
+        order.total()
+    customer.note_set.first().text()
+    customer.profile.avatar()
+"""
+
+
+def test_a_relation_is_read_back_from_the_model_it_points_to() -> None:
+    calls = _calls({"shop/__init__.py": "", "shop/models.py": RELATED, "shop/uses.py": RELATED_USES})
+    assert {("shop/uses.py::summary", "shop/models.py::Order::total"),
+            ("shop/uses.py::summary", "shop/models.py::Note::text"),
+            ("shop/uses.py::summary", "shop/models.py::Profile::avatar"),
+            # an abstract model's code reads what its concrete subclass gets
+            ("shop/models.py::AbstractCustomer::order_totals", "shop/models.py::Order::total")} <= calls
+
+
+def test_a_derived_graph_follows_a_related_name_changed_in_another_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    renamed = RELATED.replace('related_name="orders"', 'related_name="purchases"')
+    files = {"shop/__init__.py": "", "shop/uses.py": RELATED_USES}
+    for old, new in ((RELATED, renamed), (renamed, RELATED)):
+        old_facts = facts({**files, "shop/models.py": old})
+        new_facts = facts({**files, "shop/models.py": new})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert derived == link(new_facts)
