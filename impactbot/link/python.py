@@ -50,6 +50,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
+from impactbot.link.django import DjangoModels
 from impactbot.link.modules import ModuleIndex
 from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, symbol_id
 
@@ -331,8 +332,9 @@ def _only_imports(sources: list[object] | None) -> bool:
     return bool(sources) and all(isinstance(s, Import) and s.name not in (None, "*") for s in sources or ())
 
 
-class Resolver:
-    """Resolves the expressions of one revision's Python files."""
+class Resolver(DjangoModels):
+    """Resolves the expressions of one revision's Python files (Django's models: see
+    :class:`impactbot.link.django.DjangoModels`)."""
 
     def __init__(self, facts: Mapping[str, FileFacts]) -> None:
         self.facts = facts
@@ -1915,140 +1917,6 @@ class Resolver:
         if kind == "CM":
             return {("CE", val[1]): False} if attr == self._enter_method(val[1]) else {EXTERNAL: False}
         return {}
-
-    def models(self, vals: Values) -> set[str]:
-        """The Django models among values: instances, and managers or querysets of them."""
-        return {v[1] for v in vals if (v[0] in ("I", "IS") and self._is_model(v[1])) or v[0] in ("Q", "QM")}
-
-    def _is_model(self, class_id: str) -> bool:
-        """Whether a class of the repository is a Django model: it, or a class of the
-        repository it derives from, names ``models.Model`` from outside as a base (in
-        Django's own source, the manager and querysets are classes to follow instead)."""
-        seen: set[str] = set()
-        stack = [class_id]
-        while stack:
-            cls = stack.pop()
-            scope = self.scopes.get(cls)
-            if cls in seen or scope is None or scope.kind != "class" or scope.definition is None:
-                continue
-            seen.add(cls)
-            for expr, vals in zip(scope.definition.bases, self.base_values(cls), strict=False):
-                if expr in django.MODEL_BASES and EXTERNAL in vals:
-                    return True
-                stack.extend(v[1] for v in vals if v[0] == "S")
-        return False
-
-    def _related(self, owner: str, attr: str, cls: str) -> Value | None:
-        """What a relation field of a model's body gives read through an instance:
-        ``("I", model)`` for a ForeignKey, ``("Q", model)`` for a ManyToManyField (the
-        extractor binds ``<model:attr>`` to the model the field names)."""
-        scope = self.scopes[owner]
-        for src in scope.names.get(attr, ()):
-            kind = django.relation_kind(src.value) if isinstance(src, Binding) and src.value else None
-            if kind is None or not self._is_model(owner):
-                continue
-            self._note((owner, f"<model:{attr}>"))
-            named = [b.value for b in scope.names.get(f"<model:{attr}>", ()) if isinstance(b, Binding) and b.value]
-            model = self._model_named(named[0], scope, cls) if len(named) == 1 else None
-            return (kind, model) if model is not None else None
-        return None
-
-    def _reverse_relation(self, model: str, attr: str) -> Value | None:
-        """``customer.order_set`` or ``customer.orders`` (``related_name="orders"``): the
-        queryset (one instance for a ``OneToOneField``) of the model whose field points here."""
-        self._note(("<related>", attr))  # a relation declared or changed in another file
-        self._note(("<subclasses>", ""))  # a model class come or gone, which fields may name
-        table = self._reverse_relations()
-        found = table.get(model, {}).get(attr)
-        # code of an abstract model (`self.lines` in AbstractBasket) reads what its
-        # concrete subclass gets
-        for sub in self.subclasses().get(model, ()) if found is None else ():
-            found = found or table.get(sub, {}).get(attr)
-        return found
-
-    def _reverse_relations(self) -> dict[str, dict[str, Value]]:
-        """model -> accessor -> what it gives, for every relation field of the repository's
-        models (built once: which model a field names does not change within a revision)."""
-        if self._reverse is not None:
-            return self._reverse
-        self._reverse = {}
-        table: dict[str, dict[str, Value]] = defaultdict(dict)
-        for sid, scope in self.scopes.items():
-            if scope.kind != "class":
-                continue
-            fields = [n[len("<model:") : -1] for n in scope.names if n.startswith("<model:")]
-            if not fields or scope.definition is None or not self._is_model(sid):
-                continue
-            for attr in fields:
-                call = next((b.value for b in scope.names.get(attr, ()) if isinstance(b, Binding) and b.value), None)
-                named = [b.value for b in scope.names[f"<model:{attr}>"] if isinstance(b, Binding) and b.value]
-                related = [b.value.strip('"') for b in scope.names.get(f"<related:{attr}>", ())
-                           if isinstance(b, Binding) and b.value]
-                kind = django.reverse_kind(call) if call else None
-                model = self._model_named(named[0], scope, sid) if len(named) == 1 and kind else None
-                accessor = django.reverse_accessor(scope.definition.name, call, related[0] if related else None) \
-                    if call and model else None
-                if model is not None and kind is not None and accessor is not None:
-                    table[model][accessor] = (kind, sid)
-        self._reverse = dict(table)
-        return self._reverse
-
-    def _custom_methods(self, model: str, attr: str) -> list[str]:
-        """The methods named ``attr`` of a model's own manager and queryset classes."""
-        found = []
-        for cls in self._custom_classes(model):
-            hit = self.class_member(cls, attr)
-            found += [v[1] for v in (hit[0] if hit else {}) if v[0] == "S" and self.scopes[v[1]].kind == "method"]
-        return sorted(set(found))
-
-    def _custom_classes(self, model: str) -> list[str]:
-        """The repository's classes a model's managers are made of: ``objects =
-        OrderManager()``, ``OrderQuerySet.as_manager()``, ``OrderManager.from_queryset(
-        OrderQuerySet)()``, and the queryset class a manager's ``get_queryset`` returns."""
-        out: list[str] = []
-        for name in sorted(django.MANAGERS):
-            hit = self.class_member(model, name)
-            if hit is None or hit[1] is None:
-                continue
-            out += [v[1] for v in hit[0] if v[0] in ("I", "IS")]
-            owner = self.scopes[hit[1]]
-            for src in owner.names.get(name, ()):
-                if isinstance(src, Binding) and src.value:
-                    out += self._manager_made_of(src, owner)
-        for cls in list(out):
-            made = self.call_results(self._members({("I", cls): False}, "get_queryset"), model)
-            out += [v[1] for v in made if v[0] in ("I", "IS")]
-        return [c for c in dict.fromkeys(out) if c in self.scopes and self.scopes[c].kind == "class"]
-
-    def _manager_made_of(self, src: Binding, owner: Scope) -> list[str]:
-        """Classes of the repository in ``X.as_manager()`` or ``M.from_queryset(Q)()``."""
-        assert src.value is not None
-        exprs = []
-        if src.value.endswith(".as_manager()"):
-            exprs.append(src.value[: -len(".as_manager()")])
-        elif src.value.endswith(".from_queryset()()") and owner.definition is not None:
-            exprs.append(src.value[: -len(".from_queryset()()")])
-            self._note((owner.id, "<calls>"))  # the queryset class is the call's argument
-            exprs += [site.args[0] for site in self.facts[owner.path].calls
-                      if site.line == src.line and site.callee is not None and site.callee.endswith(".from_queryset")
-                      and site.args and site.args[0]]
-        return [v[1] for e in exprs for v in (self.resolve(e, owner.id) or {}) if v[0] == "S"]
-
-    def _model_named(self, arg: str, scope: Scope, cls: str) -> str | None:
-        """The model class a relation field names: a class, ``"self"``, ``"Customer"`` or
-        ``"app_label.Customer"`` (a model of that name, when only one has it)."""
-        ref = django.model_reference(arg)
-        if ref is None:
-            return None
-        name, by_name = ref
-        if by_name and name == "self":
-            return cls
-        found = self.resolve(name, scope.parent or scope.path) or {}
-        classes = [v[1] for v in found if v[0] == "S" and self.scopes[v[1]].kind == "class"]
-        if not classes and by_name:
-            self._note(("<subclasses>", ""))  # a model added or gone elsewhere may be the one
-            classes = [c for c in self.by_name.get(name, ()) if self.scopes[c].kind == "class" and self._is_model(c)]
-        return classes[0] if len(classes) == 1 else None
 
     def _dispatch(self, class_id: str, attr: str, instance: bool = True) -> Values:
         """What ``attr`` is on the subclasses of a class (overrides, or what a mixin's users
