@@ -7,10 +7,12 @@ call graph needs the URL patterns to link the two (see :mod:`impactbot.link.rout
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node
 
 from impactbot.extract._pystate import FileState, line_of, named_child, string_value, text_of
-from impactbot.model import Receiver, Request, Route
+from impactbot.model import CallSite, Receiver, Request, Route
 
 # `@app.route("/p")`, `@router.get("/p")`, `@routes.post("/p")`, `@app.api_route(...)`
 ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "head", "options", "api_route",
@@ -25,6 +27,8 @@ _Url = tuple[str | None, str | None]  # (path, route name): what a request asks 
 
 # what a route decorator's receiver puts before its patterns: `router = APIRouter(prefix="/items")`
 PREFIXED = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+# FastAPI's dependencies: `user=Depends(get_user)` runs get_user for each request
+DEPENDENCY_MARKERS = frozenset({"Depends", "Security"})
 # command-line apps: `@cli.command()`, `@click.group()`, typer's `@app.command()`
 COMMAND_DECORATORS = frozenset({"command", "group"})
 # Django REST framework routers: `router.register("orders", OrderViewSet)` serves a viewset
@@ -153,6 +157,26 @@ class RouteFacts(FileState):
         if prefix is None or handler is None:
             return []
         return [Route(self.scope_at(call.start_byte), prefix, handler, line_of(call), "viewset", (), name)]
+
+    def _dependencies(self, sites: list[tuple[int, CallSite]]) -> list[tuple[int, CallSite]]:
+        """``def read(user=Depends(get_user))`` (or ``Annotated[User, Depends(get_user)]``):
+        the framework calls ``get_user`` for each call of ``read``, so the ``Depends`` call
+        site belongs to ``read``, not to the scope that evaluates the default."""
+        if b"Depends" not in self.data and b"Security" not in self.data:
+            return sites
+        signatures = sorted(
+            (params.start_byte, params.end_byte, d.qualname)
+            for d in self.defs
+            if d.kind == "function" and (params := d.node.child_by_field_id(self.e.f["parameters"])) is not None
+        )
+        out = []
+        for key, site in sites:
+            if site.callee is not None and site.callee.rpartition(".")[2] in DEPENDENCY_MARKERS:
+                start = key >> 32
+                owners = [q for first, last, q in signatures if first <= start < last]
+                site = replace(site, scope=owners[-1]) if owners else site
+            out.append((key, site))
+        return out
 
     def _receivers(self) -> tuple[Receiver, ...]:
         """Functions connected to signals: ``@receiver(post_save, sender=Order)`` (or a list

@@ -61,7 +61,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
         definitions = self._definition_facts()
         routes, requests = self._web()
         receivers = self._receivers()
-        sites = self.sites + self._op_sites() + self._attributes()
+        sites = self._dependencies(self.sites + self._op_sites() + self._attributes())
         sites.sort(key=first_of)
         self.bindings.sort(key=first_of)
         return FileFacts(

@@ -47,6 +47,8 @@ CALLBACK_ARGUMENTS: dict[str, Arguments] = {
     "add_done_callback": ((0,), ("fn",)),
     # a command-line app's test runner (click's and typer's CliRunner) runs the command
     "invoke": _FIRST,
+    # FastAPI runs a path operation's dependencies (the extractor gives the site to it)
+    "Depends": ((0,), ("dependency",)), "Security": ((0,), ("dependency",)),
     # cleanups of unittest, pytest and contextlib
     "addCleanup": _FIRST, "addClassCleanup": _FIRST, "addfinalizer": _FIRST, "callback": _FIRST,
 }

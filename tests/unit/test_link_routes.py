@@ -397,3 +397,44 @@ def test_call_command_runs_the_management_command_of_that_name() -> None:
     }
     assert _requests(files) == {
         ("shop/tests/test_commands.py::test_import", "shop/management/commands/import_data.py::Command::handle")}
+
+
+DEPS = """
+def get_db():
+    yield 1
+
+
+def get_user(db=Depends(get_db)):
+    return "u"
+"""
+
+ENDPOINTS = """
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Security
+
+from app.deps import get_db, get_user
+
+app = FastAPI()
+
+
+@app.get("/items/{item_id}")
+def read_item(item_id: int, db=Depends(get_db), user: Annotated[str, Depends(get_user)] = None):
+    return item_id
+
+
+@app.get("/me")
+async def me(user=Security(get_user, scopes=["me"])):
+    return user
+"""
+
+
+def test_a_path_operation_calls_its_dependencies() -> None:
+    deps = "from fastapi import Depends\n" + DEPS
+    graph = link(facts({"app/__init__.py": "", "app/deps.py": deps, "app/main.py": ENDPOINTS}))
+    calls = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert {("app/main.py::read_item", "app/deps.py::get_db"), ("app/main.py::read_item", "app/deps.py::get_user"),
+            ("app/main.py::me", "app/deps.py::get_user"), ("app/deps.py::get_user", "app/deps.py::get_db")} <= calls
+    assert not {c for c in calls if c[0] == "app/main.py" and c[1].startswith("app/deps.py")}
+    # FastAPI passes a dependency its own arguments: no call is kept for signature checks
+    assert not [c for c in graph.calls if c.target.startswith("app/deps.py")]
