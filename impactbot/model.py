@@ -286,14 +286,16 @@ class Route:
     function (Flask, FastAPI, Starlette, aiohttp, ...), ``path("items/<int:pk>/",
     views.item, name="item")`` in a Django URLconf, or ``router.register("items",
     ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL);
-    or a command of a command-line app (``@cli.command()``: its name is the pattern), or a
-    Django management command (``app/management/commands/<name>.py``)."""
+    or a command of a command-line app (``@cli.command()``: its name is the pattern), a
+    Django management command (``app/management/commands/<name>.py``), or what runs for
+    every request: a hook (``@app.before_request``) or a middleware class (a dotted path
+    in Django's ``MIDDLEWARE``: pattern and handler)."""
 
     scope: str  # where it is declared (the decorated function's scope, the URLconf's)
     pattern: str  # as written: "/items/{id}", "items/<int:pk>/", "^items/(?P<pk>[0-9]+)/$"
     handler: str  # "decorator": the decorated function's qualname; else the view's (or viewset's) expr
     line: int
-    kind: Literal["decorator", "path", "regex", "viewset", "command", "management"]
+    kind: Literal["decorator", "path", "regex", "viewset", "command", "management", "hook", "middleware"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
     name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for
 

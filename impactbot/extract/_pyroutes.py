@@ -29,6 +29,12 @@ _Url = tuple[str | None, str | None]  # (path, route name): what a request asks 
 PREFIXED = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 # FastAPI's dependencies: `user=Depends(get_user)` runs get_user for each request
 DEPENDENCY_MARKERS = frozenset({"Depends", "Security"})
+# functions a web framework runs for every request (Flask, FastAPI, Starlette hooks)
+REQUEST_HOOKS = frozenset({"before_request", "after_request", "teardown_request", "before_app_request",
+                           "after_app_request", "teardown_app_request", "errorhandler", "app_errorhandler",
+                           "middleware", "exception_handler"})
+# Django settings naming the middleware classes every request goes through
+MIDDLEWARE_SETTINGS = frozenset({"MIDDLEWARE", "MIDDLEWARE_CLASSES"})
 # command-line apps: `@cli.command()`, `@click.group()`, typer's `@app.command()`
 COMMAND_DECORATORS = frozenset({"command", "group"})
 # Django REST framework routers: `router.register("orders", OrderViewSet)` serves a viewset
@@ -43,9 +49,13 @@ class RouteFacts(FileState):
         urlconf = b"urlpatterns" in data or b"django.urls" in data
         cli = b".command" in data or b".group" in data or b"invoke" in data
         management = b"call_command" in data
-        if not (urlconf or cli or management or b"client" in data or b'("/' in data or b"('/" in data):
+        if not (urlconf or cli or management or b"client" in data or b'("/' in data or b"('/" in data
+                or b"MIDDLEWARE" in data or b"before_request" in data or b"errorhandler" in data
+                or b"middleware" in data or b"exception_handler" in data):
             return (), ()
-        routes: list[Route] = self._commands() if cli else []
+        hooks = any(f"{name}".encode() in data for name in REQUEST_HOOKS)
+        routes: list[Route] = self._decorated_handlers(cli, hooks) if cli or hooks else []
+        routes += self._middleware() if b"MIDDLEWARE" in data else []
         requests: list[Request] = []
         prefixes, routers = self._prefixes()
         urls = self._url_names() if b"client" in data else {}
@@ -103,26 +113,47 @@ class RouteFacts(FileState):
                 prefixes[text_of(left)] = "/" + prefix.strip("/")
         return prefixes, routers
 
-    def _commands(self) -> list[Route]:
-        """``@cli.command()``, ``@cli.command("name")``, ``@click.group`` (with or without a
-        call), typer's ``@app.command()``: the command name a CLI runner invokes it by."""
+    def _decorated_handlers(self, cli: bool, hooks: bool) -> list[Route]:
+        """Functions a framework runs by a decorator: commands (``@cli.command()``,
+        ``@cli.command("name")``, ``@click.group`` with or without a call, typer's
+        ``@app.command()``: by the name a CLI runner invokes them by) and request hooks
+        (``@app.before_request``, ``@app.errorhandler(404)``, ``@app.middleware("http")``:
+        run for every request)."""
         out: list[Route] = []
         for d in self.defs:
             if d.decorated is None or d.kind != "function":
                 continue
             for node in d.decorated.children:
                 inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
-                if inner is None:
+                function = inner.child_by_field_id(self.e.f["function"]) if inner is not None and \
+                    inner.kind_id == self.e.call else inner
+                if inner is None or function is None or function.kind_id != self.e.attribute:
                     continue
-                function = inner.child_by_field_id(self.e.f["function"]) if inner.kind_id == self.e.call else inner
-                if function is None or function.kind_id != self.e.attribute:
-                    continue
-                if self._last_name(function) not in COMMAND_DECORATORS:
+                name = self._last_name(function)
+                if hooks and name in REQUEST_HOOKS:
+                    out.append(Route(self.scope_at(d.start), "", d.qualname, line_of(inner), "hook"))
+                if not cli or name not in COMMAND_DECORATORS:
                     continue
                 positional, keywords = self._arguments(inner) if inner.kind_id == self.e.call else ([], {})
                 named = positional[0] if positional else keywords.get("name")
-                name = string_value(named) if named is not None and named.kind_id in self.e.string else None
-                out.append(Route(self.scope_at(d.start), name or d.name, d.qualname, line_of(inner), "command"))
+                command = string_value(named) if named is not None and named.kind_id in self.e.string else None
+                out.append(Route(self.scope_at(d.start), command or d.name, d.qualname, line_of(inner), "command"))
+        return out
+
+    def _middleware(self) -> list[Route]:
+        """``MIDDLEWARE = ["shop.middleware.Timing", ...]`` (Django settings): each class
+        runs for every request; the dotted path is the pattern and the handler."""
+        out: list[Route] = []
+        for node in self._caps("assign"):
+            left, right = node.child_by_field_id(self.e.f["left"]), node.child_by_field_id(self.e.f["right"])
+            if left is None or right is None or text_of(left) not in MIDDLEWARE_SETTINGS:
+                continue
+            if right.kind_id not in self.e.sequence_literal:
+                continue
+            for item in self.x.named(right):
+                path = string_value(item) if item.kind_id in self.e.string else None
+                if path:
+                    out.append(Route(self.scope_at(node.start_byte), path, path, line_of(item), "middleware"))
         return out
 
     def _management_call(self, call: Node) -> list[Request]:

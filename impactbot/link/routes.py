@@ -64,9 +64,28 @@ class _Handler:
 def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[tuple[str, str, int]]:
     """(request's scope id, handler id, line) for every request matching a route."""
     routes = [(path, r) for path in sorted(facts) for r in (*facts[path].routes, *_management(path, facts[path]))]
-    handlers = [h for path, r in routes for h in _handlers(path, r)]
-    if not handlers:
+    everywhere = [(path, r) for path, r in routes if r.kind in ("hook", "middleware")]
+    handlers = [h for path, r in routes if r.kind not in ("hook", "middleware") for h in _handlers(path, r)]
+    if not handlers and not everywhere:
         return
+    # what runs for every request: hooks and middleware. Which app a request goes to is not
+    # known: hooks of a file declaring routes (an app module, a test module with its own
+    # app) run for the requests matching one of them, hooks of a file declaring none (an app
+    # factory, Django's settings) for every request, and a hook a test function declares
+    # for that test's requests.
+    route_files = {h.path for h in handlers}
+    always: list[str] = []
+    by_file: dict[str, list[str]] = defaultdict(list)
+    local: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path, r in everywhere:
+        scope = resolver.scopes.get(symbol_id(path, r.scope))
+        runs = _everywhere_targets(path, r, resolver)
+        if scope is not None and scope.kind in ("function", "method"):
+            local[(path, r.scope)] += runs
+        elif path in route_files:
+            by_file[path] += runs
+        else:
+            always += runs
     index = _Index(handlers)
     targets: dict[tuple[str, int, str], list[str]] = {}
     for path in sorted(facts):
@@ -80,6 +99,10 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
                 matched = [h for h in matched if h.path == path]
             if any(h.route.scope == request.scope for h in matched):  # or the test's own app
                 matched = [h for h in matched if h.route.scope == request.scope]
+            hooked = [t for f in {h.path for h in matched} for t in by_file.get(f, ())]
+            run = [*always, *hooked, *local.get((path, request.scope), ())] if request.method not in _KINDS else []
+            for target in sorted(set(run)):
+                yield source, target, request.line
             for handler in matched:
                 key = (handler.path, handler.route.line, request.method + handler.level)
                 if key not in targets:
@@ -122,6 +145,29 @@ def _last_literal_segment(route: Route) -> str | None:
         return None
     segments = [p for p in route.pattern.strip("/").split("/") if p and not _PARAMETER.search(p)]
     return segments[-1] if segments else None
+
+
+# what a middleware class runs for a request (Django's, Starlette's)
+_MIDDLEWARE_METHODS = ("__call__", "process_request", "process_view", "process_response", "process_exception",
+                       "process_template_response", "dispatch")
+
+
+def _everywhere_targets(path: str, route: Route, resolver: Resolver) -> list[str]:
+    """A hook function, or the methods of a middleware class a dotted path names."""
+    if route.kind == "hook":
+        sid = symbol_id(path, route.handler)
+        return [sid] if sid in resolver.scopes else []
+    module, name = route.pattern, ""
+    while module and not resolver.modules.is_module(module):
+        module, _, last = module.rpartition(".")
+        name = f"{last}.{name}" if name else last
+    paths = resolver.modules.paths(module, path) if module and name else []
+    cls = symbol_id(paths[0], name.replace(".", "::")) if paths else None
+    if cls is None or cls not in resolver.scopes or resolver.scopes[cls].kind != "class":
+        return []
+    methods = [v[1] for m in _MIDDLEWARE_METHODS for v in (resolver.class_member(cls, m) or ({}, None))[0]
+               if v[0] == "S" and v[1].startswith(cls + "::")]
+    return methods or [cls]
 
 
 def _management(path: str, facts: FileFacts) -> list[Route]:

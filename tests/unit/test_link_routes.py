@@ -438,3 +438,35 @@ def test_a_path_operation_calls_its_dependencies() -> None:
     assert not {c for c in calls if c[0] == "app/main.py" and c[1].startswith("app/deps.py")}
     # FastAPI passes a dependency its own arguments: no call is kept for signature checks
     assert not [c for c in graph.calls if c.target.startswith("app/deps.py")]
+
+
+def test_every_request_runs_the_middleware_and_the_request_hooks() -> None:
+    settings = "MIDDLEWARE = [\n    'django.middleware.security.SecurityMiddleware',\n" \
+               "    'proj.middleware.TimingMiddleware',\n]\n"
+    middleware = "class TimingMiddleware:\n    def __init__(self, get_response):\n        self.r = get_response\n\n" \
+                 "    def __call__(self, request):\n        return self.r(request)\n\n" \
+                 "    def helper(self):\n        pass\n"
+    hooks = FLASK + "\n\n@app.before_request\ndef load_user():\n    pass\n\n\n@app.errorhandler(404)\n" \
+                    "def not_found(e):\n    return 'nf'\n"
+    files = {**FLASK_FILES, "web/app.py": hooks, "proj/__init__.py": "", "proj/settings.py": settings,
+             "proj/middleware.py": middleware}
+    edges = _requests(files)
+    every = {"proj/middleware.py::TimingMiddleware::__call__", "web/app.py::load_user", "web/app.py::not_found"}
+    # the hooks of the app module run for the requests matching its routes, the middleware
+    # of the settings (a file declaring no route) for every request
+    requesting = {"tests/test_web.py::" + t for t in ("test_show", "test_show_by_endpoint", "test_create",
+                                                      "test_index")}
+    assert {(t, h) for t in requesting for h in every} <= edges
+    assert {h for t, h in edges if t == "tests/test_web.py::test_wrong_method"} == {
+        "proj/middleware.py::TimingMiddleware::__call__"}
+    assert not {e for e in edges if e[0] == "tests/test_web.py::test_not_a_client"}
+    assert ("tests/test_web.py::test_show", "proj/middleware.py::TimingMiddleware::helper") not in edges
+
+
+def test_a_hook_a_test_declares_runs_for_that_tests_requests_only() -> None:
+    tests = "from flask import Flask\n\n\ndef test_hooked(client):\n    app = Flask(__name__)\n\n" \
+            "    @app.before_request\n    def check():\n        pass\n\n    client.get('/orders/1')\n\n\n" \
+            "def test_plain(client):\n    client.get('/orders/2')\n"
+    edges = _requests({**FLASK_FILES, "tests/test_hooks.py": tests})
+    assert ("tests/test_hooks.py::test_hooked", "tests/test_hooks.py::test_hooked::check") in edges
+    assert not {e for e in edges if e[0] == "tests/test_hooks.py::test_plain" and e[1].endswith("::check")}
