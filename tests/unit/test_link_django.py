@@ -275,3 +275,16 @@ def test_a_derived_graph_follows_a_related_name_changed_in_another_file(monkeypa
         new_facts = facts({**files, "shop/models.py": new})
         _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
+
+
+def test_a_derived_graph_follows_a_manager_changed_in_another_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    before = "    objects = OrderManager()\n\n    def ship"
+    other = MANAGED.replace(before, "    objects = OrderQuerySet.as_manager()\n\n    def ship")
+    assert other != MANAGED
+    files = {"shop/__init__.py": "", "shop/uses.py": MANAGED_USES}
+    for old, new in ((MANAGED, other), (other, MANAGED)):
+        old_facts = facts({**files, "shop/models.py": old})
+        new_facts = facts({**files, "shop/models.py": new})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert derived == link(new_facts)
