@@ -561,6 +561,8 @@ class Resolver(DjangoModels):
             else:
                 dotted = f"{target}.{src.name}".lstrip(".")
             dotted = f"{dotted}.{rest}" if rest else dotted
+            if self.modules.is_module(dotted):
+                return dotted  # a module (or a package's submodule its __init__ does not bind)
             module, _, name = dotted.rpartition(".")
             while module and not self.modules.is_module(module) and "." in module:
                 module, _, more = module.rpartition(".")
@@ -573,24 +575,8 @@ class Resolver(DjangoModels):
 
     def _dotted_owner(self, scope: Scope, module: str) -> Scope | None:
         """The module scope ``reg`` or ``pkg.reg`` names where ``scope`` writes ``reg.X[k]``."""
-        head, _, rest = module.partition(".")
-        while scope.kind != "module" and not self._binds(scope, head) and scope.parent:
-            scope = self.scopes[scope.parent]
-        sources = scope.names.get(head)
-        if sources is None or len(sources) != 1 or not isinstance(sources[0], Import):
-            return None
-        imp = sources[0]
-        target = self.modules.absolute(scope.path, imp.module, imp.level)
-        if target is None:
-            return None
-        if imp.name is None:
-            name = target if imp.alias else target.split(".", 1)[0]
-        else:
-            name = f"{target}.{imp.name}".lstrip(".")
-        name = f"{name}.{rest}" if rest else name
-        if not self.modules.is_module(name):
-            return None
-        paths = self.modules.paths(name, scope.path)
+        name = self.global_name(module, scope.id)
+        paths = self.modules.paths(name, scope.path) if name is not None and self.modules.is_module(name) else []
         return self.scopes.get(paths[0]) if paths else None
 
     def _binds(self, scope: Scope, name: str) -> bool:
