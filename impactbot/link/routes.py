@@ -10,7 +10,8 @@ blueprint of the same file gives is part of its routes, but what ``include()``,
 request matches every route whose pattern ends its path (more tests selected, not
 fewer); a pattern of parameters alone matches only a path of its own length, and a
 request matching a route of its own file or function (a test defining its app) only
-those.
+those. Every HTTP request also runs the middleware and request hooks (see
+``route_edges``).
 """
 
 from __future__ import annotations
