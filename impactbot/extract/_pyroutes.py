@@ -47,9 +47,10 @@ class RouteFacts(FileState):
     def _web(self) -> tuple[tuple[Route, ...], tuple[Request, ...]]:
         data = self.data
         urlconf = b"urlpatterns" in data or b"django.urls" in data
+        # b"lient": a `client` fixture or a `TestClient`/`APIClient` bound to any name
         cli = b".command" in data or b".group" in data or b"invoke" in data
         management = b"call_command" in data
-        if not (urlconf or cli or management or b"client" in data or b'("/' in data or b"('/" in data
+        if not (urlconf or cli or management or b"lient" in data or b'("/' in data or b"('/" in data
                 or b"MIDDLEWARE" in data or b"before_request" in data or b"errorhandler" in data
                 or b"middleware" in data or b"exception_handler" in data):
             return (), ()
@@ -57,8 +58,8 @@ class RouteFacts(FileState):
         routes: list[Route] = self._decorated_handlers(cli, hooks) if cli or hooks else []
         routes += self._middleware() if b"MIDDLEWARE" in data else []
         requests: list[Request] = []
-        prefixes, routers = self._prefixes()
-        urls = self._url_names() if b"client" in data else {}
+        prefixes, routers, clients = self._prefixes()
+        urls = self._url_names() if b"lient" in data else {}
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
             if function is None or not self._live(node):
@@ -83,26 +84,32 @@ class RouteFacts(FileState):
                     requests.extend(self._invocation(node))
             elif name in HTTP_VERBS and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
-                if receiver is not None and b"client" in (receiver.text or b"").lower():
+                if receiver is not None and (b"client" in (receiver.text or b"").lower() or
+                                             text_of(receiver) in clients):
                     requests.extend(self._request(node, name, urls))
         routes.sort(key=lambda r: (r.line, r.pattern))
         requests.sort(key=lambda r: (r.line, r.method))
         return tuple(routes), tuple(requests)
 
-    def _prefixes(self) -> tuple[dict[str, str], set[str]]:
-        """Names bound to a router or blueprint with a prefix for its routes, and names
-        bound to a REST framework router."""
+    def _prefixes(self) -> tuple[dict[str, str], set[str], set[str]]:
+        """Names bound to a router or blueprint with a prefix for its routes, names bound
+        to a REST framework router, and names bound to a test client (``tc =
+        TestClient(app)``, ``api = APIClient()``) whatever they are called."""
         prefixes: dict[str, str] = {}
         routers: set[str] = set()
+        clients: set[str] = set()
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
             called = (self._last_name(function) or "") if function is not None else ""
             parent = node.parent
-            wanted = called in PREFIXED or called in VIEWSET_ROUTERS
+            wanted = called in PREFIXED or called in VIEWSET_ROUTERS or called.endswith("Client")
             if not wanted or parent is None or parent.type != "assignment":
                 continue
             left = parent.child_by_field_id(self.e.f["left"])
             if left is None or left.kind_id != self.e.identifier:
+                continue
+            if called.endswith("Client"):
+                clients.add(text_of(left))
                 continue
             if called in VIEWSET_ROUTERS:
                 routers.add(text_of(left))
@@ -111,7 +118,7 @@ class RouteFacts(FileState):
             prefix = string_value(value) if value is not None and value.kind_id in self.e.string else None
             if prefix:
                 prefixes[text_of(left)] = "/" + prefix.strip("/")
-        return prefixes, routers
+        return prefixes, routers, clients
 
     def _decorated_handlers(self, cli: bool, hooks: bool) -> list[Route]:
         """Functions a framework runs by a decorator: commands (``@cli.command()``,

@@ -470,3 +470,14 @@ def test_a_hook_a_test_declares_runs_for_that_tests_requests_only() -> None:
     edges = _requests({**FLASK_FILES, "tests/test_hooks.py": tests})
     assert ("tests/test_hooks.py::test_hooked", "tests/test_hooks.py::test_hooked::check") in edges
     assert not {e for e in edges if e[0] == "tests/test_hooks.py::test_plain" and e[1].endswith("::check")}
+
+
+def test_a_test_client_bound_to_any_name_makes_requests() -> None:
+    tests = "from fastapi.testclient import TestClient\n\nfrom web.api import app\n\ntc = TestClient(app)\n\n\n" \
+            "def test_item():\n    tc.get('/items/3')\n"
+    edges = _requests({**FASTAPI_FILES, "tests/test_api.py": tests})
+    assert ("tests/test_api.py::test_item", "web/api.py::read_item") in edges
+    tests = "from rest_framework.test import APIClient\n\n\ndef test_item():\n    api = APIClient()\n" \
+            "    api.get('/items/3')\n"
+    edges = _requests({**FASTAPI_FILES, "tests/test_api.py": tests})
+    assert ("tests/test_api.py::test_item", "web/api.py::read_item") in edges
