@@ -47,19 +47,19 @@ class RouteFacts(FileState):
     def _web(self) -> tuple[tuple[Route, ...], tuple[Request, ...]]:
         data = self.data
         urlconf = b"urlpatterns" in data or b"django.urls" in data
-        # b"lient": a `client` fixture or a `TestClient`/`APIClient` bound to any name
         cli = b".command" in data or b".group" in data or b"invoke" in data
         management = b"call_command" in data
-        if not (urlconf or cli or management or b"lient" in data or b'("/' in data or b"('/" in data
-                or b"MIDDLEWARE" in data or b"before_request" in data or b"errorhandler" in data
-                or b"middleware" in data or b"exception_handler" in data):
+        client = b"lient" in data  # a `client` fixture, or a TestClient/APIClient bound to any name
+        hooks = any(name.encode() in data for name in REQUEST_HOOKS)
+        middleware = b"MIDDLEWARE" in data
+        literal_paths = b'("/' in data or b"('/" in data
+        if not (urlconf or cli or management or client or hooks or middleware or literal_paths):
             return (), ()
-        hooks = any(f"{name}".encode() in data for name in REQUEST_HOOKS)
         routes: list[Route] = self._decorated_handlers(cli, hooks) if cli or hooks else []
-        routes += self._middleware() if b"MIDDLEWARE" in data else []
+        routes += self._middleware() if middleware else []
         requests: list[Request] = []
         prefixes, routers, clients = self._prefixes()
-        urls = self._url_names() if b"lient" in data else {}
+        urls = self._url_names() if client else {}
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
             if function is None or not self._live(node):
