@@ -285,7 +285,8 @@ class Route:
     """A URL pattern a web framework maps to a handler: ``@app.get("/items/{id}")`` on a
     function (Flask, FastAPI, Starlette, aiohttp, ...), ``path("items/<int:pk>/",
     views.item, name="item")`` in a Django URLconf, or ``router.register("items",
-    ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL);
+    ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL, and
+    an ``@action`` of the viewset: its path, under the viewset's);
     or a command of a command-line app (``@cli.command()``: its name is the pattern), a
     Django management command (``app/management/commands/<name>.py``), or what runs for
     every request: a hook (``@app.before_request``) or a middleware class (a dotted path
@@ -295,7 +296,7 @@ class Route:
     pattern: str  # as written: "/items/{id}", "items/<int:pk>/", "^items/(?P<pk>[0-9]+)/$"
     handler: str  # "decorator": the decorated function's qualname; else the view's (or viewset's) expr
     line: int
-    kind: Literal["decorator", "path", "regex", "viewset", "command", "management", "hook", "middleware"]
+    kind: Literal["decorator", "path", "regex", "viewset", "action", "command", "management", "hook", "middleware"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
     name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for
 

@@ -53,12 +53,15 @@ class RouteFacts(FileState):
         hooks = any(name.encode() in data for name in REQUEST_HOOKS)
         middleware = b"MIDDLEWARE" in data
         literal_paths = b'("/' in data or b"('/" in data
-        if not (urlconf or cli or management or client or hooks or middleware or literal_paths):
+        actions = b"@action" in data
+        if not (urlconf or cli or management or client or hooks or middleware or literal_paths or actions):
             return (), ()
         routes: list[Route] = self._decorated_handlers(cli, hooks) if cli or hooks else []
         routes += self._middleware() if middleware else []
+        routes += self._actions() if actions else []
         requests: list[Request] = []
         prefixes, routers, clients = self._prefixes()
+        app_name = self._app_name() if urlconf else None
         urls = self._url_names() if client else {}
         for node in self._caps("call"):
             function = node.child_by_field_id(self.e.f["function"])
@@ -71,7 +74,7 @@ class RouteFacts(FileState):
             if name in ROUTE_DECORATORS and parent is not None and parent.kind_id in self.e.decorator:
                 routes.extend(self._decorated_route(node, parent, name, prefixes))
             elif name in URLCONF_CALLS and urlconf:
-                routes.extend(self._urlconf_route(node, URLCONF_CALLS[name]))
+                routes.extend(self._urlconf_route(node, URLCONF_CALLS[name], app_name))
             elif name == "register" and routers and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and text_of(receiver) in routers:
@@ -145,6 +148,29 @@ class RouteFacts(FileState):
                 named = positional[0] if positional else keywords.get("name")
                 command = string_value(named) if named is not None and named.kind_id in self.e.string else None
                 out.append(Route(self.scope_at(d.start), command or d.name, d.qualname, line_of(inner), "command"))
+        return out
+
+    def _actions(self) -> list[Route]:
+        """REST framework ``@action(detail=True, methods=["post"])`` on a viewset's method:
+        an extra URL under the viewset's (``{pk}/`` before it for a detail action) named
+        ``url_path`` or the method, reversed as ``<basename>-<url_name>``."""
+        out: list[Route] = []
+        for d in self.defs:
+            for node in d.decorated.children if d.decorated is not None and d.kind == "method" else ():
+                inner = named_child(node, 0) if node.kind_id in self.e.decorator else None
+                function = inner.child_by_field_id(self.e.f["function"]) if inner is not None and \
+                    inner.kind_id == self.e.call else None
+                if inner is None or function is None or self._last_name(function) != "action":
+                    continue
+                _, keywords = self._arguments(inner)
+                words = {k: string_value(v) for k, v in keywords.items() if v.kind_id in self.e.string}
+                detail = keywords.get("detail")
+                path = (words.get("url_path") or d.name).strip("/")
+                if detail is not None and text_of(detail) == "True":
+                    path = "{pk}/" + path
+                name = words.get("url_name") or d.name.replace("_", "-")
+                methods = self._methods(keywords.get("methods")) or ("GET",)
+                out.append(Route(self.scope_at(d.start), path, d.qualname, line_of(inner), "action", methods, name))
         return out
 
     def _middleware(self) -> list[Route]:
@@ -306,7 +332,17 @@ class RouteFacts(FileState):
         found = [string_value(n) for n in self.x.named(node) if n.kind_id in self.e.string]
         return tuple(sorted({m.upper() for m in found if m}))
 
-    def _urlconf_route(self, call: Node, kind: str) -> list[Route]:
+    def _app_name(self) -> str | None:
+        """A URLconf's ``app_name = "shop"``: the namespace its route names are reversed in."""
+        for node in self._caps("assign"):
+            left, right = node.child_by_field_id(self.e.f["left"]), node.child_by_field_id(self.e.f["right"])
+            if left is not None and right is not None and text_of(left) == "app_name" and not self.scope_at(
+                node.start_byte
+            ) and right.kind_id in self.e.string:
+                return string_value(right)
+        return None
+
+    def _urlconf_route(self, call: Node, kind: str, app_name: str | None) -> list[Route]:
         positional, keywords = self._arguments(call)
         if len(positional) < 2 or positional[0].kind_id not in self.e.string:
             return []
@@ -321,6 +357,7 @@ class RouteFacts(FileState):
         name = string_value(name_node) if name_node is not None and name_node.kind_id in self.e.string else None
         if pattern is None or handler is None:
             return []
+        name = f"{app_name}:{name}" if app_name and name else name
         scope = self.scope_at(call.start_byte)
         return [Route(scope, pattern, handler, line_of(call), "path" if kind == "path" else "regex", (), name)]
 

@@ -38,7 +38,7 @@ class _Handler:
     """One route: how to match a request's path, and the code it runs."""
 
     matcher: re.Pattern[str] | None  # None: the root ("/", "") only
-    literal: bool  # the pattern has text of its own, not only parameters (`/{id}`, `^(?P<url>.*)$`)
+    literal: int  # how many of its segments have text of their own (`/{id}`, `^(?P<url>.*)$`: none)
     methods: tuple[str, ...]
     name: str | None  # reverse()'s name, or url_for()'s endpoint (a function's name)
     path: str  # the file declaring the route
@@ -55,7 +55,7 @@ class _Handler:
         ):
             return False
         if request.name is not None:
-            return self.name is not None and self.name == request.name.rpartition(":")[2].rpartition(".")[2]
+            return self.name is not None and _bare(self.name) == _bare(request.name)
         if request.path is None:
             return False
         path = request.path.strip("/").replace("\x00", _FILLER)
@@ -66,7 +66,8 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
     """(request's scope id, handler id, line) for every request matching a route."""
     routes = [(path, r) for path in sorted(facts) for r in (*facts[path].routes, *_management(path, facts[path]))]
     everywhere = [(path, r) for path, r in routes if r.kind in ("hook", "middleware")]
-    handlers = [h for path, r in routes if r.kind not in ("hook", "middleware") for h in _handlers(path, r)]
+    handlers = [h for path, r in routes if r.kind not in ("hook", "middleware", "action") for h in _handlers(path, r)]
+    handlers += _action_handlers(routes, resolver)
     if not handlers and not everywhere:
         return
     # what runs for every request: hooks and middleware. Which app a request goes to is not
@@ -94,12 +95,15 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
             source = symbol_id(path, request.scope)
             found = index.candidates(request)
             matched = [h for h in found if h.matches(request) and _visible(h, path, request, resolver)]
-            if any(h.literal for h in matched):  # a catch-all serves only what nothing else does
-                matched = [h for h in matched if h.literal]
             if any(h.path == path for h in matched):  # a test module's own app (framework suites)
                 matched = [h for h in matched if h.path == path]
             if any(h.route.scope == request.scope for h in matched):  # or the test's own app
                 matched = [h for h in matched if h.route.scope == request.scope]
+            if request.path is not None and matched:
+                # the most specific routes: a catch-all serves only what nothing else does, and
+                # `orders/recent/` is the action, not the order whose key is "recent"
+                best = max(h.literal for h in matched)
+                matched = [h for h in matched if h.literal == best]
             hooked = [t for f in {h.path for h in matched} for t in by_file.get(f, ())]
             run = [*always, *hooked, *local.get((path, request.scope), ())] if request.method not in _KINDS else []
             for target in sorted(set(run)):
@@ -112,6 +116,16 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
                     yield source, target, request.line
 
 
+def _bare(name: str) -> str:
+    """``shop:order-detail`` -> ``order-detail``; ``bp.show`` (a Flask endpoint) -> ``show``."""
+    return name.rpartition(":")[2].rpartition(".")[2]
+
+
+def _namespace(name: str) -> str:
+    """``admin:index`` -> ``admin``; ``a:b:name`` -> ``b`` (the innermost); ``name`` -> ``""``."""
+    return name.rpartition(":")[0].rpartition(":")[2]
+
+
 class _Index:
     """Handlers by what a request must hold to match them: a route's name, or the last
     segment of its pattern without a parameter (a request's path holds that segment
@@ -122,9 +136,10 @@ class _Index:
         self.by_name: dict[str, list[_Handler]] = defaultdict(list)
         self.by_segment: dict[str, list[_Handler]] = defaultdict(list)
         self.always: list[_Handler] = []
+        self.namespaces = {_namespace(h.name) for h in handlers if h.name and _namespace(h.name)}
         for h in handlers:
             if h.name is not None:
-                self.by_name[h.name].append(h)
+                self.by_name[_bare(h.name) if h.route.kind not in ("command", "management") else h.name].append(h)
             if h.route.kind in ("command", "management"):
                 continue
             segment = _last_literal_segment(h.route)
@@ -134,7 +149,15 @@ class _Index:
         if request.name is not None:
             if request.method in ("CLI", "COMMAND"):
                 return self.by_name.get(_command_name(request.name), [])
-            return self.by_name.get(request.name.rpartition(":")[2].rpartition(".")[2], [])
+            # `reverse("shop:detail")` asks the URLconf whose app_name is shop; a namespace
+            # no URLconf of the repository declares (`admin:index`) is an outside app's
+            namespace = _namespace(request.name)
+            found = self.by_name.get(_bare(request.name), [])
+            if not self.namespaces:  # no URLconf declares one: names cannot be told apart by it
+                return found
+            if namespace and namespace not in self.namespaces:
+                return []
+            return [h for h in found if _namespace(h.name or "") == namespace]
         if request.path is None:
             return []
         segments = sorted(set(request.path.strip("/").split("/")))
@@ -181,6 +204,30 @@ def _management(path: str, facts: FileFacts) -> list[Route]:
     return [Route("", found.group(1), "Command::handle" if handle else "Command", command.start_line, "management")]
 
 
+def _action_handlers(routes: list[tuple[str, Route]], resolver: Resolver) -> list[_Handler]:
+    """The ``@action`` routes of each registered viewset (its class or a base's): the
+    viewset's prefix before the action's path, ``<basename>-<url_name>`` its name."""
+    by_class: dict[str, list[tuple[str, Route]]] = defaultdict(list)
+    for path, r in routes:
+        if r.kind == "action":
+            by_class[symbol_id(path, r.scope)].append((path, r))
+    out: list[_Handler] = []
+    for path, viewset in routes if by_class else ():
+        if viewset.kind != "viewset":
+            continue
+        found = resolver.resolve(viewset.handler, symbol_id(path, viewset.scope)) or {}
+        for cls in sorted(v[1] for v in found if v[0] == "S"):
+            owners = dict.fromkeys(c for mro in resolver.mro_alternatives(cls) for c in mro if not c.startswith("X:"))
+            for owner in owners:
+                for action_path, action in by_class.get(owner, ()):
+                    name = f"{viewset.name}-{action.name}" if viewset.name and action.name else None
+                    route = Route(viewset.scope, f"{viewset.pattern.strip('/')}/{action.pattern}", action.handler,
+                                  action.line, "action", action.methods, name)
+                    _, matcher = _matcher(route)
+                    out.append(_Handler(matcher, _literal(route), action.methods, name, action_path, route))
+    return out
+
+
 def _visible(handler: _Handler, path: str, request: Request, resolver: Resolver) -> bool:
     """A route declared inside a function (a test defining its own app or command) is
     seen only by requests made in that function."""
@@ -202,14 +249,14 @@ def _command_name(name: str) -> str:
 
 def _handlers(path: str, route: Route) -> list[_Handler]:
     if route.kind in ("command", "management"):
-        return [_Handler(None, True, (), _command_name(route.pattern), path, route)]
+        return [_Handler(None, 1, (), _command_name(route.pattern), path, route)]
     if route.kind == "viewset":  # `orders/` lists and creates, `orders/<pk>/` the rest
         body = re.escape(route.pattern.strip("/"))
         if not body:
             return []
         return [
-            _Handler(re.compile(rf"(?:^|/){body}{tail}/?$"), True, (), f"{route.name}-{level}" if route.name else None,
-                     path, route, level)
+            _Handler(re.compile(rf"(?:^|/){body}{tail}/?$"), _literal(route), (),
+                     f"{route.name}-{level}" if route.name else None, path, route, level)
             for level, tail in (("list", ""), ("detail", "/[^/]+"))
         ]
     readable, matcher = _matcher(route)
@@ -219,18 +266,18 @@ def _handlers(path: str, route: Route) -> list[_Handler]:
     return [_Handler(matcher, _literal(route), route.methods, name, path, route)]
 
 
-def _literal(route: Route) -> bool:
-    """Whether a pattern has text of its own outside its parameters (groups, classes and
-    escapes of a regex are parameters)."""
+def _literal(route: Route) -> int:
+    """How many segments of a pattern have text of their own outside its parameters
+    (groups, classes and escapes of a regex are parameters)."""
     if route.kind != "regex":
-        return bool(_PARAMETER.sub("", route.pattern).strip("/"))
+        return sum(1 for segment in route.pattern.split("/") if _PARAMETER.sub("", segment))
     text = re.sub(r"\\.|\[[^\]]*\]", "", route.pattern)
     while True:
         stripped = re.sub(r"\([^()]*\)", "", text)
         if stripped == text:
             break
         text = stripped
-    return any(c.isalnum() for c in text)
+    return sum(1 for segment in text.split("/") if any(c.isalnum() for c in segment))
 
 
 def _matcher(route: Route) -> tuple[bool, re.Pattern[str] | None]:
@@ -265,7 +312,7 @@ def _targets(handler: _Handler, method: str, resolver: Resolver) -> list[str]:
     route = handler.route
     if route.kind == "viewset":
         return _viewset_targets(handler, method, resolver)
-    if route.kind in ("decorator", "command", "management"):
+    if route.kind in ("decorator", "action", "command", "management"):
         sid = symbol_id(handler.path, route.handler)
         return [sid] if sid in resolver.scopes else []
     expr = route.handler.removesuffix(".as_view()")

@@ -157,9 +157,20 @@ LEGACY = "/legacy/5/"
 
 DRF_VIEWS = """
 from rest_framework import viewsets
+from rest_framework.decorators import action
 
 
-class OrderViewSet(viewsets.ModelViewSet):
+class ArchiveMixin:
+    @action(detail=True, methods=["post"], url_path="archive-now")
+    def archive(self, request, pk=None):
+        pass
+
+
+class OrderViewSet(ArchiveMixin, viewsets.ModelViewSet):
+    @action(detail=False)
+    def recent_orders(self, request):
+        pass
+
     def get_queryset(self):
         return []
 
@@ -207,6 +218,11 @@ class OrderApiTests(APITestCase):
 
     def test_tags(self):
         self.client.get("/api/tags/")
+
+    def test_actions(self):
+        self.client.get("/api/orders/recent_orders/")
+        self.client.post(reverse("order-archive", args=[1]))
+        self.client.post("/api/orders/7/archive-now/")
 """
 
 FLASK_FILES = {"web/__init__.py": "", "web/app.py": FLASK, "tests/test_web.py": FLASK_TESTS}
@@ -242,6 +258,8 @@ EXPECTED = {
         ("api/tests.py::OrderApiTests::test_detail", "api/views.py::OrderViewSet::get_queryset"),
         ("api/tests.py::OrderApiTests::test_delete", "api/views.py::OrderViewSet::get_queryset"),
         ("api/tests.py::OrderApiTests::test_tags", "api/views.py::TagViewSet"),
+        ("api/tests.py::OrderApiTests::test_actions", "api/views.py::OrderViewSet::recent_orders"),
+        ("api/tests.py::OrderApiTests::test_actions", "api/views.py::ArchiveMixin::archive"),
     }),
 }
 
@@ -481,3 +499,20 @@ def test_a_test_client_bound_to_any_name_makes_requests() -> None:
             "    api.get('/items/3')\n"
     edges = _requests({**FASTAPI_FILES, "tests/test_api.py": tests})
     assert ("tests/test_api.py::test_item", "web/api.py::read_item") in edges
+
+
+def test_a_namespaced_name_is_reversed_in_the_urlconf_of_that_app_name() -> None:
+    urls = URLS.replace("urlpatterns = [", "app_name = 'shop'\n\nurlpatterns = [")
+    blog_urls = "from django.urls import path\n\nfrom blog import views\n\nurlpatterns = [\n" \
+                "    path('', views.index, name='index'),\n" \
+                "    path('posts/<int:pk>/', views.post, name='order-detail'),\n]\n"
+    blog_views = "def index(request):\n    pass\n\n\ndef post(request, pk):\n    pass\n"
+    tests = "from django.urls import reverse\n\n\n" \
+            "def test_shop(client):\n    client.get(reverse('shop:order-detail'))\n\n\n" \
+            "def test_admin(client):\n    client.get(reverse('admin:index'))\n\n\n" \
+            "def test_plain(client):\n    client.get(reverse('order-detail'))\n"
+    files = {**DJANGO_FILES, "shop/urls.py": urls, "blog/__init__.py": "", "blog/urls.py": blog_urls,
+             "blog/views.py": blog_views, "shop/test_names.py": tests}
+    edges = {e for e in _requests(files) if e[0].startswith("shop/test_names.py")}
+    assert edges == {("shop/test_names.py::test_shop", "shop/views.py::order_detail"),
+                     ("shop/test_names.py::test_plain", "blog/views.py::post")}
