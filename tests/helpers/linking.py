@@ -19,3 +19,15 @@ def derived_from(old_facts: dict[str, FileFacts], new_facts: dict[str, FileFacts
     graph, trace = link_traced(old_facts)
     derived, _ = derive(graph, old_facts, new_facts, trace)
     return graph, derived
+
+
+def assert_derived_both_ways(files: dict[str, str], path: str, before: str, after: str) -> None:
+    """With the other ``files`` unchanged, ``path`` going from ``before`` to ``after`` and
+    back: each derived graph equals a full link of the new facts."""
+    from impactbot.link import link
+
+    for old, new in ((before, after), (after, before)):
+        old_facts = facts({**files, path: old})
+        new_facts = facts({**files, path: new})
+        _graph, derived = derived_from(old_facts, new_facts)
+        assert derived == link(new_facts), f"{path}: the derived graph differs from a full link"

@@ -4,7 +4,7 @@ field read through an instance gives the related model (or a queryset of it)."""
 from __future__ import annotations
 
 import pytest
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, facts
 
 from impactbot.link import incremental, link
 
@@ -124,11 +124,7 @@ def test_a_class_that_is_no_model_gets_no_manager() -> None:
 def test_a_derived_graph_follows_a_relation_field_given_another_model(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
     other = MODELS.replace("models.ForeignKey(Customer,", "models.ForeignKey(Item,")
-    for old, new in ((MODELS, other), (other, MODELS)):
-        old_facts = facts({**FILES, "shop/models.py": old})
-        new_facts = facts({**FILES, "shop/models.py": new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(FILES, "shop/models.py", MODELS, other)
 
 
 MANAGED = """
@@ -270,11 +266,7 @@ def test_a_derived_graph_follows_a_related_name_changed_in_another_file(monkeypa
     monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
     renamed = RELATED.replace('related_name="orders"', 'related_name="purchases"')
     files = {"shop/__init__.py": "", "shop/uses.py": RELATED_USES}
-    for old, new in ((RELATED, renamed), (renamed, RELATED)):
-        old_facts = facts({**files, "shop/models.py": old})
-        new_facts = facts({**files, "shop/models.py": new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(files, "shop/models.py", RELATED, renamed)
 
 
 def test_a_derived_graph_follows_a_manager_changed_in_another_file(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -283,8 +275,4 @@ def test_a_derived_graph_follows_a_manager_changed_in_another_file(monkeypatch: 
     other = MANAGED.replace(before, "    objects = OrderQuerySet.as_manager()\n\n    def ship")
     assert other != MANAGED
     files = {"shop/__init__.py": "", "shop/uses.py": MANAGED_USES}
-    for old, new in ((MANAGED, other), (other, MANAGED)):
-        old_facts = facts({**files, "shop/models.py": old})
-        new_facts = facts({**files, "shop/models.py": new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(files, "shop/models.py", MANAGED, other)

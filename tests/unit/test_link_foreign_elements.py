@@ -8,7 +8,7 @@ indexing it calls them, and so does every module reading it through an import.
 from __future__ import annotations
 
 import pytest
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, facts
 
 from impactbot.link import incremental, link
 
@@ -109,11 +109,7 @@ def test_a_derived_graph_follows_writes_into_a_module_that_did_not_change(
 ) -> None:
     monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
     shared = {"pkg/__init__.py": "", "pkg/reg.py": REGISTRY, "pkg/other.py": "from pkg.reg import fire\n"}
-    for old, new in ((before, after), (after, before)):
-        old_facts = facts({**shared, "pkg/plugin.py": old})
-        new_facts = facts({**shared, "pkg/plugin.py": new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(shared, "pkg/plugin.py", before, after)
 
 
 def test_a_derived_graph_follows_the_container_moving_to_another_module(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,8 +122,4 @@ def test_a_derived_graph_follows_the_container_moving_to_another_module(monkeypa
     }
     owns = REGISTRY
     re_exports = "from pkg.base import HOOKS\n\ndef fire():\n    for hook in HOOKS:\n        hook()\n"
-    for old, new in ((owns, re_exports), (re_exports, owns)):
-        old_facts = facts({**shared, "pkg/reg.py": old})
-        new_facts = facts({**shared, "pkg/reg.py": new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(shared, "pkg/reg.py", owns, re_exports)

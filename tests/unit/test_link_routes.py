@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, facts
 
 from impactbot.impact import SymbolGraph
 from impactbot.link import incremental, link
@@ -315,11 +315,7 @@ def test_a_derived_graph_has_the_request_edges_of_a_full_link(
     target: str, added: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
-    for old, new in (("", added), (added, "")):
-        old_facts = facts({**FLASK_FILES, target: FLASK_FILES[target] + old})
-        new_facts = facts({**FLASK_FILES, target: FLASK_FILES[target] + new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(FLASK_FILES, target, FLASK_FILES[target], FLASK_FILES[target] + added)
 
 
 def test_a_test_module_defining_its_own_app_requests_its_own_routes() -> None:

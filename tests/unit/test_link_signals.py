@@ -4,7 +4,7 @@ functions connected to it."""
 from __future__ import annotations
 
 import pytest
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, facts
 
 from impactbot.impact import SymbolGraph
 from impactbot.link import incremental, link
@@ -121,8 +121,4 @@ def test_a_derived_graph_has_the_signal_edges_of_a_full_link(
     target: str, added: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
-    for old, new in (("", added), (added, "")):
-        old_facts = facts({**FILES, target: FILES[target] + old})
-        new_facts = facts({**FILES, target: FILES[target] + new})
-        _graph, derived = derived_from(old_facts, new_facts)
-        assert derived == link(new_facts)
+    assert_derived_both_ways(FILES, target, FILES[target], FILES[target] + added)
