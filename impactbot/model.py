@@ -287,6 +287,11 @@ class Route:
     views.item, name="item")`` in a Django URLconf, or ``router.register("items",
     ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL, and
     an ``@action`` of the viewset: its path, under the viewset's);
+    or a mount, which puts its pattern before every route of what it names
+    (``path("shop/", include("shop.urls"))``, ``re_path(r"^api/", include(router.urls))``,
+    ``app.include_router(items.router, prefix="/items")``, ``app.register_blueprint(bp,
+    url_prefix="/admin")``: the handler is the expr of what is mounted, or
+    ``module:<dotted name>`` for a URLconf named by a string);
     or a command of a command-line app (``@cli.command()``: its name is the pattern), a
     Django management command (``app/management/commands/<name>.py``), or what runs for
     every request: a hook (``@app.before_request``) or a middleware class (a dotted path
@@ -296,9 +301,14 @@ class Route:
     pattern: str  # as written: "/items/{id}", "items/<int:pk>/", "^items/(?P<pk>[0-9]+)/$"
     handler: str  # "decorator": the decorated function's qualname; else the view's (or viewset's) expr
     line: int
-    kind: Literal["decorator", "path", "regex", "viewset", "action", "command", "management", "hook", "middleware"]
+    kind: Literal["decorator", "path", "regex", "viewset", "action", "command", "management", "hook", "middleware",
+                  "mount", "mount-regex"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
-    name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for
+    name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for; a mount's namespace
+    # the module-level name holding the route: a decorator's receiver (``router``, ``app``,
+    # ``bp``), the list a URLconf route is in (``urlpatterns``), a viewset's router; a route
+    # in ``include([...])`` written inline is held by ``<inline:LINE:COLUMN>`` of that call
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,8 @@ REQUEST_HOOKS = frozenset({"before_request", "after_request", "teardown_request"
 MIDDLEWARE_SETTINGS = frozenset({"MIDDLEWARE", "MIDDLEWARE_CLASSES"})
 # command-line apps: `@cli.command()`, `@click.group()`, typer's `@app.command()`
 COMMAND_DECORATORS = frozenset({"command", "group"})
+# what mounts a router or blueprint under a prefix, and the keyword naming the prefix
+MOUNTING = {"include_router": "prefix", "register_blueprint": "url_prefix"}
 # Django REST framework routers: `router.register("orders", OrderViewSet)` serves a viewset
 VIEWSET_ROUTERS = frozenset({"DefaultRouter", "SimpleRouter", "NestedSimpleRouter", "NestedDefaultRouter"})
 
@@ -54,7 +56,8 @@ class RouteFacts(FileState):
         middleware = b"MIDDLEWARE" in data
         literal_paths = b'("/' in data or b"('/" in data
         actions = b"@action" in data
-        if not (urlconf or cli or management or client or hooks or middleware or literal_paths or actions):
+        mounts = any(word in data for word in (b"include_router", b"register_blueprint", b"ROOT_URLCONF", b"urlconf="))
+        if not (urlconf or cli or management or client or hooks or middleware or literal_paths or actions or mounts):
             return (), ()
         routes: list[Route] = self._decorated_handlers(cli, hooks) if cli or hooks else []
         routes += self._middleware() if middleware else []
@@ -75,6 +78,8 @@ class RouteFacts(FileState):
                 routes.extend(self._decorated_route(node, parent, name, prefixes))
             elif name in URLCONF_CALLS and urlconf:
                 routes.extend(self._urlconf_route(node, URLCONF_CALLS[name], app_name))
+            elif name in MOUNTING and mounts and function.kind_id == self.e.attribute:
+                routes.extend(self._mounted_router(node, function, MOUNTING[name]))
             elif name == "register" and routers and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and text_of(receiver) in routers:
@@ -90,6 +95,8 @@ class RouteFacts(FileState):
                 if receiver is not None and (b"client" in (receiver.text or b"").lower() or
                                              text_of(receiver) in clients):
                     requests.extend(self._request(node, name, urls))
+        routes += self._joined_lists() if urlconf else []
+        routes += self._urlconf_roots() if b"ROOT_URLCONF" in data or b"urlconf=" in data else []
         routes.sort(key=lambda r: (r.line, r.pattern))
         requests.sort(key=lambda r: (r.line, r.method))
         return tuple(routes), tuple(requests)
@@ -220,7 +227,10 @@ class RouteFacts(FileState):
         name = string_value(named) if named is not None and named.kind_id in self.e.string else None
         if prefix is None or handler is None:
             return []
-        return [Route(self.scope_at(call.start_byte), prefix, handler, line_of(call), "viewset", (), name)]
+        function = call.child_by_field_id(self.e.f["function"])
+        receiver = function.child_by_field_id(self.e.f["object"]) if function is not None else None
+        owner = text_of(receiver) if receiver is not None else None
+        return [Route(self.scope_at(call.start_byte), prefix, handler, line_of(call), "viewset", (), name, owner)]
 
     def _dependencies(self, sites: list[tuple[int, CallSite]]) -> list[tuple[int, CallSite]]:
         """``def read(user=Depends(get_user))`` (or ``Annotated[User, Depends(get_user)]``):
@@ -324,7 +334,8 @@ class RouteFacts(FileState):
         scope = self.scope_at(decorated.start_byte)
         qualname = f"{scope}::{text_of(name)}" if scope else text_of(name)
         methods = (verb.upper(),) if verb in HTTP_VERBS else self._methods(keywords.get("methods"))
-        return [Route(scope, pattern, qualname, line_of(call), "decorator", methods)]
+        owner = self.x.expr(receiver) if receiver is not None else None
+        return [Route(scope, pattern, qualname, line_of(call), "decorator", methods, owner=owner)]
 
     def _methods(self, node: Node | None) -> tuple[str, ...]:
         if node is None:
@@ -348,9 +359,18 @@ class RouteFacts(FileState):
             return []
         pattern = string_value(positional[0])
         view = positional[1]
+        scope, owner = self.scope_at(call.start_byte), self._holder(call)
         if view.kind_id == self.e.call:  # `include(...)` holds more patterns, `View.as_view()` is a view
             function = view.child_by_field_id(self.e.f["function"])
-            if function is None or self._last_name(function) != "as_view":
+            last = self._last_name(function) if function is not None else None
+            if last == "include" and pattern is not None:
+                mount = self._include(view)
+                if mount is None:
+                    return []
+                target, namespace = mount
+                return [Route(scope, pattern, target, line_of(call), "mount" if kind == "path" else "mount-regex",
+                              (), namespace, owner)]
+            if last != "as_view":
                 return []
         handler = self.x.expr(view)
         name_node = keywords.get("name") or (positional[3] if len(positional) > 3 else None)
@@ -358,8 +378,105 @@ class RouteFacts(FileState):
         if pattern is None or handler is None:
             return []
         name = f"{app_name}:{name}" if app_name and name else name
-        scope = self.scope_at(call.start_byte)
-        return [Route(scope, pattern, handler, line_of(call), "path" if kind == "path" else "regex", (), name)]
+        return [Route(scope, pattern, handler, line_of(call), "path" if kind == "path" else "regex", (), name, owner)]
+
+    def _include(self, call: Node) -> tuple[str, str | None] | None:
+        """What ``include(...)`` mounts, and the namespace it gives: a URLconf named by a
+        string (``module:shop.urls``), an expr (``shop.urls``, ``router.urls``, a list's
+        name) or a list written inline (``<inline:LINE:COLUMN>``, the owner of its routes);
+        ``include(("shop.urls", "shop"))`` and ``namespace="shop"`` give the namespace."""
+        positional, keywords = self._arguments(call)
+        target = positional[0] if positional else keywords.get("arg")
+        if target is None:
+            return None
+        namespace = keywords.get("namespace")
+        if target.type == "tuple":
+            items = self.x.named(target)
+            target, namespace = (items[0], items[1] if len(items) > 1 else namespace) if items else (None, None)
+        name = string_value(namespace) if namespace is not None and namespace.kind_id in self.e.string else None
+        if target is None:
+            return None
+        if target.kind_id in self.e.string:
+            module = string_value(target)
+            return (f"module:{module}", name) if module else None
+        if target.kind_id in self.e.sequence_literal:
+            return _inline(call), name
+        expr = self.x.expr(target)
+        return (expr, name) if expr else None
+
+    def _holder(self, call: Node) -> str | None:
+        """The module-level name a URLconf route is put in: the list assigned (``urlpatterns =
+        [...]``, ``+=``, ``urlpatterns.append(...)``) or the inline list of an ``include``."""
+        child, node = call, call.parent
+        while node is not None:
+            if node.kind_id == self.e.call:
+                function = node.child_by_field_id(self.e.f["function"])
+                last = self._last_name(function) if function is not None else None
+                if last == "include":
+                    return _inline(node)
+                if last in ("append", "extend", "insert") and function is not None and \
+                        function.kind_id == self.e.attribute:
+                    receiver = function.child_by_field_id(self.e.f["object"])
+                    return text_of(receiver) if receiver is not None and not self.scope_at(node.start_byte) else None
+                if child.kind_id != self.e.argument_list:
+                    return None
+            elif node.type in ("assignment", "augmented_assignment"):
+                left = node.child_by_field_id(self.e.f["left"])
+                if left is None or left.kind_id != self.e.identifier or self.scope_at(node.start_byte):
+                    return None
+                return text_of(left)
+            elif node.type in ("expression_statement", "block", "module"):
+                return None
+            child, node = node, node.parent
+        return None
+
+    def _mounted_router(self, call: Node, function: Node, keyword: str) -> list[Route]:
+        """``app.include_router(items.router, prefix="/items")``, ``app.register_blueprint(bp,
+        url_prefix="/admin")``: the router's or blueprint's routes under the prefix."""
+        positional, keywords = self._arguments(call)
+        mounted = positional[0] if positional else keywords.get("router") or keywords.get("blueprint")
+        receiver = function.child_by_field_id(self.e.f["object"])
+        target = self.x.expr(mounted) if mounted is not None else None
+        if target is None or receiver is None:
+            return []
+        value = keywords.get(keyword)
+        prefix = string_value(value) if value is not None and value.kind_id in self.e.string else ""
+        if prefix is None:
+            return []
+        return [Route(self.scope_at(call.start_byte), prefix, target, line_of(call), "mount",
+                      owner=self.x.expr(receiver))]
+
+    def _joined_lists(self) -> list[Route]:
+        """``urlpatterns += router.urls``, ``urlpatterns = auth_urlpatterns + [...]``: the
+        routes of a REST framework router or of another list, at the top of this one."""
+        out: list[Route] = []
+        for node in (*self._caps("assign"), *self._caps("aug")):
+            left, right = node.child_by_field_id(self.e.f["left"]), node.child_by_field_id(self.e.f["right"])
+            if left is None or right is None or left.kind_id != self.e.identifier or self.scope_at(node.start_byte):
+                continue
+            for operand in _operands(right, self.e.binary):
+                if operand.kind_id in (self.e.identifier, self.e.attribute) and (expr := self.x.expr(operand)):
+                    out.append(Route("", "", expr, line_of(operand), "mount", owner=text_of(left)))
+        return out
+
+    def _urlconf_roots(self) -> list[Route]:
+        """``ROOT_URLCONF = "site.urls"`` (settings, ``override_settings(ROOT_URLCONF=...)``,
+        ``reverse(..., urlconf="...")``): that URLconf serves requests from the top, whatever
+        includes it elsewhere."""
+        out: list[Route] = []
+        for node in (*self._caps("assign"), *self._caps("call")):
+            if node.kind_id == self.e.call:
+                values = [v for k, v in self._arguments(node)[1].items() if k in ("ROOT_URLCONF", "urlconf")]
+            else:
+                left = node.child_by_field_id(self.e.f["left"])
+                right = node.child_by_field_id(self.e.f["right"])
+                values = [right] if left is not None and right is not None and \
+                    text_of(left).rpartition(".")[2] == "ROOT_URLCONF" else []
+            for value in values:
+                module = string_value(value) if value.kind_id in self.e.string else None
+                if module:
+                    out.append(Route(self.scope_at(node.start_byte), "", f"module:{module}", line_of(value), "mount"))
+        return out
 
     def _request(self, call: Node, verb: str, urls: dict[tuple[str, str], list[_Url]]) -> list[Request]:
         positional, keywords = self._arguments(call)
@@ -426,6 +543,18 @@ class RouteFacts(FileState):
             elif part.type == "interpolation":
                 parts.append(PLACEHOLDER)
         return "".join(parts) or None
+
+
+def _inline(include: Node) -> str:
+    """The name standing for the list an ``include([...])`` call holds."""
+    return f"<inline:{include.start_point[0] + 1}:{include.start_point[1]}>"
+
+
+def _operands(node: Node, binary: frozenset[int]) -> list[Node]:
+    """The operands of ``a + b + c`` (the node itself when it is no binary operation)."""
+    if node.kind_id not in binary:
+        return [node]
+    return [leaf for child in node.named_children for leaf in _operands(child, binary)]
 
 
 def _url_path(url: str | None) -> str | None:

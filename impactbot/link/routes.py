@@ -4,14 +4,16 @@ that Django management command's ``handle``).
 
 ``client.get("/orders/5")`` runs the view serving ``/orders/<int:order_id>``; a test
 that asks for ``reverse("order-detail")`` or ``url_for("show_order")`` runs the view
-of that name. Routes are matched by their last segments: the prefix a router or
-blueprint of the same file gives is part of its routes, but what ``include()``,
-``include_router`` or ``register_blueprint`` put before them is not followed, so a
-request matches every route whose pattern ends its path (more tests selected, not
-fewer); a pattern of parameters alone matches only a path of its own length, and a
-request matching a route of its own file or function (a test defining its app) only
-those. Every HTTP request also runs the middleware and request hooks (see
-``route_edges``).
+of that name. A route's pattern is what its router or blueprint (same file) and the
+mounts above it put before its own: ``include()`` in Django URLconfs (a module by name
+or expr, a REST framework router's ``urls``, a list), ``include_router(prefix=)``,
+``register_blueprint(url_prefix=)``, through every level. Where the top of that chain
+is mounted is not known (a root URLconf, an app served under a path), so routes are
+matched by their last segments: a request matches every route whose pattern ends its
+path (more tests selected, not fewer); a pattern of parameters alone matches only a
+path of its own length, and a request matching a route of its own file or function (a
+test defining its app) only those. Every HTTP request also runs the middleware and
+request hooks (see ``route_edges``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from impactbot.link.python import Resolver
 from impactbot.model import FileFacts, Request, Route, symbol_id
@@ -66,7 +68,9 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
     """(request's scope id, handler id, line) for every request matching a route."""
     routes = [(path, r) for path in sorted(facts) for r in (*facts[path].routes, *_management(path, facts[path]))]
     everywhere = [(path, r) for path, r in routes if r.kind in ("hook", "middleware")]
-    handlers = [h for path, r in routes if r.kind not in ("hook", "middleware", "action") for h in _handlers(path, r)]
+    mounts = _Mounts(routes, resolver)
+    routes = [(path, placed) for path, r in routes for placed in mounts.placed(path, r)]
+    handlers = [h for path, r in routes if r.kind not in _NOT_SERVED for h in _handlers(path, r)]
     handlers += _action_handlers(routes, resolver)
     if not handlers and not everywhere:
         return
@@ -89,7 +93,7 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
         else:
             always += runs
     index = _Index(handlers)
-    targets: dict[tuple[str, int, str], list[str]] = {}
+    targets: dict[tuple[str, str, str, str, str], list[str]] = {}
     for path in sorted(facts):
         for request in facts[path].requests:
             source = symbol_id(path, request.scope)
@@ -109,11 +113,122 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
             for target in sorted(set(run)):
                 yield source, target, request.line
             for handler in matched:
-                key = (handler.path, handler.route.line, request.method + handler.level)
+                route = handler.route  # what it runs: the same under each prefix, apart on one line
+                key = (handler.path, route.scope, route.handler, route.kind, request.method + handler.level)
                 if key not in targets:
                     targets[key] = _targets(handler, request.method, resolver)
                 for target in targets[key]:
                     yield source, target, request.line
+
+
+# routes that serve no request themselves: run for all of them, put others under a prefix,
+# or (a viewset's actions) served through the viewset's registration
+_NOT_SERVED = frozenset({"hook", "middleware", "action", "mount", "mount-regex"})
+# mounted routes get a handler per prefix their holder is mounted under, up to this many
+MAX_PREFIXES = 8
+
+
+class _Mounts:
+    """Where each holder of routes is mounted: ``path("shop/", include("shop.urls"))`` puts
+    ``shop/`` before every route of ``shop.urls``'s ``urlpatterns``, and an app including
+    a router puts the mount's prefix before the router's (through every level). A holder
+    nothing mounts keeps its routes' patterns as written."""
+
+    def __init__(self, routes: list[tuple[str, Route]], resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.into: dict[str, list[tuple[str, Route]]] = defaultdict(list)  # holder -> mounts of it
+        self.memo: dict[str, list[tuple[tuple[Route, ...], str | None]]] = {}
+        for path, r in routes:
+            if r.kind in ("mount", "mount-regex"):
+                target = self._target(path, r)
+                if target is not None:
+                    self.into[target].append((path, r))
+
+    def placed(self, path: str, route: Route) -> list[Route]:
+        """The route under each prefix its holder is mounted with (as written when none)."""
+        if route.kind not in ("decorator", "path", "regex", "viewset") or not self.into:
+            return [route]
+        out = [_under(prefix, route, namespace) for prefix, namespace in self.prefixes(self.holder(path, route))]
+        return list(dict.fromkeys(r for r in out if r is not None)) or [route]
+
+    def holder(self, path: str, route: Route) -> str | None:
+        """The dotted name of what holds ``route`` (``shop.urls.urlpatterns``, ``app.api.router``)."""
+        if route.owner is None:
+            return None
+        if route.owner.startswith("<inline:"):
+            return path + route.owner
+        return self.resolver.global_name(route.owner, symbol_id(path, route.scope))
+
+    def prefixes(self, holder: str | None, seen: frozenset[str] = frozenset()) -> list[
+            tuple[tuple[Route, ...], str | None]]:
+        """The chains of mounts (outermost first) putting ``holder``'s routes in place, each
+        with the namespace the innermost one naming one gives."""
+        if holder is None or holder in seen or holder not in self.into:
+            return [((), None)]
+        if holder in self.memo:
+            return self.memo[holder]
+        out: list[tuple[tuple[Route, ...], str | None]] = []
+        for path, mount in self.into[holder]:
+            for chain, namespace in self.prefixes(self.holder(path, mount), seen | {holder}):
+                out.append(((*chain, mount), mount.name or namespace))
+        self.memo[holder] = out[:MAX_PREFIXES]
+        return self.memo[holder]
+
+    def _target(self, path: str, mount: Route) -> str | None:
+        """The holder a mount names: a URLconf module's ``urlpatterns``, a router, a list."""
+        handler, modules = mount.handler, self.resolver.modules
+        if handler.startswith("module:"):
+            module = handler.removeprefix("module:")
+            return f"{module}.urlpatterns" if modules.is_module(module) else None
+        if handler.startswith("<inline:"):
+            return path + handler
+        dotted = self.resolver.global_name(handler, symbol_id(path, mount.scope))
+        if dotted is None:
+            return None
+        if modules.is_module(dotted):
+            return f"{dotted}.urlpatterns"
+        return dotted.removesuffix(".urls") if handler.endswith(".urls") else dotted
+
+
+def _under(chain: tuple[Route, ...], route: Route, namespace: str | None) -> Route | None:
+    """``route`` with the patterns of ``chain`` before its own (None when they cannot be
+    put together: a viewset's URLs under a prefix that is no plain path)."""
+    if not chain:
+        return route
+    name = route.name
+    if namespace and name and ":" not in name:
+        name = f"{namespace}:{name}"
+    regex = [m.kind == "mount-regex" for m in chain]
+    if not any(regex) and route.kind != "regex":
+        pattern = "/".join(p for p in (m.pattern.strip("/") for m in (*chain, route)) if p)
+        return replace(route, pattern="/" + pattern if route.kind == "decorator" else pattern, name=name)
+    if route.kind == "viewset":
+        plain = [_plain(m.pattern) if r else m.pattern for m, r in zip(chain, regex, strict=True)]
+        if any(p is None for p in plain):
+            return None
+        pattern = "/".join(p.strip("/") for p in (*plain, route.pattern) if p and p.strip("/"))
+        return replace(route, pattern=pattern, name=name)
+    bodies = [_regex_body(m.pattern, r) for m, r in zip(chain, regex, strict=True)]
+    own = _regex_body(route.pattern, route.kind == "regex")
+    ends = route.kind != "regex" or (route.pattern.endswith("$") and not route.pattern.endswith("\\$"))
+    pattern = "^" + "/".join(b for b in (*bodies, own) if b) + ("$" if ends else "")
+    return replace(route, pattern=pattern, kind="regex", name=name)
+
+
+def _regex_body(pattern: str, regex: bool) -> str:
+    """A pattern as a regex without anchors or slashes around it."""
+    if regex:
+        body = pattern.removeprefix("^")
+        body = body[:-1] if body.endswith("$") and not body.endswith("\\$") else body
+        return body.strip("/")
+    parts = _PARAMETER.split(pattern.strip("/"))
+    return "".join(re.escape(p) + ("[^/]+" if i < len(parts) - 1 else "") for i, p in enumerate(parts))
+
+
+def _plain(pattern: str) -> str | None:
+    """A regex prefix that is only text (``^api/``) as that text; None for any other."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    return body if re.fullmatch(r"[\w/.-]*", body) else None
 
 
 def _bare(name: str) -> str:

@@ -278,7 +278,8 @@ def test_each_request_reaches_the_handler_of_the_route_it_matches(
 def test_the_extractor_reads_routes_and_requests_as_written() -> None:
     found = facts({**FLASK_FILES, **FASTAPI_FILES, **DJANGO_FILES, **DRF_FILES})
     assert [(r.pattern, r.handler, r.kind, r.name) for r in found["api/urls.py"].routes] == [
-        ("orders", "views.OrderViewSet", "viewset", "order"), ("tags", "views.TagViewSet", "viewset", None)]
+        ("orders", "views.OrderViewSet", "viewset", "order"), ("tags", "views.TagViewSet", "viewset", None),
+        ("api/", "router.urls", "mount", None)]
     assert [(r.pattern, r.handler, r.kind, r.methods, r.name) for r in found["shop/urls.py"].routes] == [
         ("orders/<int:pk>/", "views.order_detail", "path", (), "order-detail"),
         ("orders/", "views.OrderList.as_view()", "path", (), "orders"),
@@ -512,3 +513,256 @@ def test_a_namespaced_name_is_reversed_in_the_urlconf_of_that_app_name() -> None
     edges = {e for e in _requests(files) if e[0].startswith("shop/test_names.py")}
     assert edges == {("shop/test_names.py::test_shop", "shop/views.py::order_detail"),
                      ("shop/test_names.py::test_plain", "blog/views.py::post")}
+
+
+ROOT_URLS = """
+from django.urls import include, path, re_path
+
+from shop import urls as shop_urls
+from shop import views as shop_views
+
+urlpatterns = [
+    path("shop/", include("shop.urls")),
+    path("blog/", include(("blog.urls", "blog"))),
+    re_path(r"^api/v1/", include("api.urls")),
+    path("again/", include(shop_urls)),
+    path("inline/", include([path("one/", shop_views.index), path("<int:pk>/", shop_views.detail)])),
+]
+"""
+
+APP_URLS = """
+from django.urls import path
+
+from {app} import views
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<{converter}>/", views.detail, name="detail"),
+]
+"""
+
+APP_VIEWS = "def index(request):\n    pass\n\n\ndef detail(request, key):\n    pass\n"
+
+ROUTER_URLS = """
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from api import views
+
+router = DefaultRouter()
+router.register("orders", views.OrderViewSet, basename="order")
+urlpatterns = [path("", include(router.urls))]
+"""
+
+ROUTER_VIEWS = """
+from rest_framework import viewsets
+
+
+class OrderViewSet(viewsets.ModelViewSet):
+    def list(self, request):
+        pass
+
+    def retrieve(self, request, pk=None):
+        pass
+"""
+
+MOUNTED_TESTS = """
+from django.urls import reverse
+
+
+def test_shop_index(client):
+    client.get("/shop/")
+
+
+def test_shop_detail(client):
+    client.get("/shop/5/")
+
+
+def test_again(client):
+    client.get("/again/5/")
+
+
+def test_inline(client):
+    client.get("/inline/one/")
+    client.get("/inline/7/")
+
+
+def test_blog(client):
+    client.get("/blog/hello-world/")
+
+
+def test_blog_by_name(client):
+    client.get(reverse("blog:index"))
+
+
+def test_api(client):
+    client.get("/api/v1/orders/")
+    client.get("/api/v1/orders/3/")
+
+
+def test_root(client):
+    client.get("/")
+
+
+def test_unknown(client):
+    client.get("/elsewhere/5/")
+"""
+
+MOUNTED_DJANGO = {
+    "proj/__init__.py": "", "proj/urls.py": ROOT_URLS,
+    "shop/__init__.py": "", "shop/urls.py": APP_URLS.format(app="shop", converter="int:pk"), "shop/views.py": APP_VIEWS,
+    "blog/__init__.py": "", "blog/urls.py": APP_URLS.format(app="blog", converter="slug:slug"),
+    "blog/views.py": APP_VIEWS,
+    "api/__init__.py": "", "api/urls.py": ROUTER_URLS, "api/views.py": ROUTER_VIEWS,
+    "tests/test_web.py": MOUNTED_TESTS,
+}
+
+
+def test_an_included_urlconf_serves_its_routes_under_the_prefix_of_each_include() -> None:
+    t = "tests/test_web.py::"
+    assert _requests(MOUNTED_DJANGO) == {
+        (t + "test_shop_index", "shop/views.py::index"),  # `""` under `shop/`, not the site's root
+        (t + "test_shop_detail", "shop/views.py::detail"),  # a pattern of parameters alone, mounted
+        (t + "test_again", "shop/views.py::detail"),  # the same URLconf included by its module
+        (t + "test_inline", "shop/views.py::index"), (t + "test_inline", "shop/views.py::detail"),
+        (t + "test_blog", "blog/views.py::detail"),
+        (t + "test_blog_by_name", "blog/views.py::index"),  # `include(("blog.urls", "blog"))`'s namespace
+        (t + "test_api", "api/views.py::OrderViewSet::list"),  # a regex prefix over a router's URLs
+        (t + "test_api", "api/views.py::OrderViewSet::retrieve"),
+    }
+
+
+def test_the_extractor_reads_what_each_include_mounts() -> None:
+    found = facts(MOUNTED_DJANGO)
+    assert [(r.pattern, r.handler, r.kind, r.name, r.owner) for r in found["proj/urls.py"].routes] == [
+        ("shop/", "module:shop.urls", "mount", None, "urlpatterns"),
+        ("blog/", "module:blog.urls", "mount", "blog", "urlpatterns"),
+        ("^api/v1/", "module:api.urls", "mount-regex", None, "urlpatterns"),
+        ("again/", "shop_urls", "mount", None, "urlpatterns"),
+        ("<int:pk>/", "shop_views.detail", "path", None, "<inline:12:20>"),
+        ("inline/", "<inline:12:20>", "mount", None, "urlpatterns"),
+        ("one/", "shop_views.index", "path", None, "<inline:12:20>"),
+    ]
+    assert [(r.kind, r.owner) for r in found["api/urls.py"].routes] == [("viewset", "router"), ("mount", "urlpatterns")]
+
+
+FASTAPI_MAIN = """
+from fastapi import FastAPI
+
+from app.routers import items, users
+
+app = FastAPI()
+app.include_router(items.router, prefix="/items")
+app.include_router(users.router, prefix="/v1", tags=["users"])
+
+
+@app.get("/")
+def root():
+    pass
+"""
+
+FASTAPI_ITEMS = """
+from fastapi import APIRouter
+
+router = APIRouter()
+
+
+@router.get("/")
+def list_items():
+    pass
+
+
+@router.get("/{item_id}")
+def get_item(item_id: int):
+    pass
+"""
+
+FASTAPI_USERS = """
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/users")
+
+
+@router.get("/{user_id}")
+def get_user(user_id: int):
+    pass
+"""
+
+FLASK_FACTORY = """
+from flask import Flask
+
+from app.admin import bp
+
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(bp, url_prefix="/admin")
+    return app
+"""
+
+FLASK_ADMIN = """
+from flask import Blueprint
+
+bp = Blueprint("admin", __name__)
+
+
+@bp.route("/")
+def dashboard():
+    pass
+
+
+@bp.route("/<int:user_id>")
+def user(user_id):
+    pass
+"""
+
+ROUTER_TESTS = """
+def test_items(client):
+    client.get("/items/")
+    client.get("/items/4")
+
+
+def test_users(client):
+    client.get("/v1/users/4")
+
+
+def test_root(client):
+    client.get("/")
+
+
+def test_admin(client):
+    client.get("/admin/")
+    client.get("/admin/3")
+"""
+
+MOUNTED_ROUTERS = {
+    "app/__init__.py": "", "app/main.py": FASTAPI_MAIN, "app/routers/__init__.py": "",
+    "app/routers/items.py": FASTAPI_ITEMS, "app/routers/users.py": FASTAPI_USERS,
+    "app/factory.py": FLASK_FACTORY, "app/admin.py": FLASK_ADMIN, "tests/test_app.py": ROUTER_TESTS,
+}
+
+
+def test_routers_and_blueprints_serve_their_routes_under_the_prefix_they_are_mounted_with() -> None:
+    t = "tests/test_app.py::"
+    assert _requests(MOUNTED_ROUTERS) == {
+        (t + "test_items", "app/routers/items.py::list_items"), (t + "test_items", "app/routers/items.py::get_item"),
+        (t + "test_users", "app/routers/users.py::get_user"),  # the mount's prefix, then the router's own
+        (t + "test_root", "app/main.py::root"),
+        (t + "test_admin", "app/admin.py::dashboard"), (t + "test_admin", "app/admin.py::user"),
+    }
+
+
+MOUNT_CHANGES = {
+    "an include added": ("proj/urls.py", '    path("more/", include("blog.urls")),\n]\n'),
+    "a prefix changed": ("proj/urls.py", None),
+}
+
+
+@pytest.mark.parametrize(("target", "added"), MOUNT_CHANGES.values(), ids=MOUNT_CHANGES.keys())
+def test_a_derived_graph_follows_changed_mounts(target: str, added: str | None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    before = MOUNTED_DJANGO[target]
+    after = before.replace("]\n", added, 1) if added else before.replace('"shop/"', '"elsewhere/"')
+    assert after != before
+    assert_derived_both_ways(MOUNTED_DJANGO, target, before, after)
