@@ -283,14 +283,17 @@ class Narrowing:
 @dataclass(frozen=True, slots=True)
 class Route:
     """A URL pattern a web framework maps to a handler: ``@app.get("/items/{id}")`` on a
-    function (Flask, FastAPI, Starlette, aiohttp, ...), ``path("items/<int:pk>/",
+    function (Flask, FastAPI, Starlette, aiohttp, ...), a route registered by a call
+    (``app.router.add_get("/items/{id}", item)``, ``web.get(...)``, ``Route("/items/{id}",
+    item)``: kind "path", the handler an expr), ``path("items/<int:pk>/",
     views.item, name="item")`` in a Django URLconf, or ``router.register("items",
     ItemViewSet, basename="item")`` (Django REST framework: a list and a detail URL, and
     an ``@action`` of the viewset: its path, under the viewset's);
     or a mount, which puts its pattern before every route of what it names
     (``path("shop/", include("shop.urls"))``, ``re_path(r"^api/", include(router.urls))``,
     ``app.include_router(items.router, prefix="/items")``, ``app.register_blueprint(bp,
-    url_prefix="/admin")``: the handler is the expr of what is mounted, or
+    url_prefix="/admin")``, ``Mount("/api", routes=api)``, ``app.add_subapp("/admin/",
+    admin)``: the handler is the expr of what is mounted, or
     ``module:<dotted name>`` for a URLconf named by a string);
     or a command of a command-line app (``@cli.command()``: its name is the pattern), a
     Django management command (``app/management/commands/<name>.py``), or what runs for
@@ -305,9 +308,10 @@ class Route:
                   "mount", "mount-regex"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
     name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for; a mount's namespace
-    # the module-level name holding the route: a decorator's receiver (``router``, ``app``,
-    # ``bp``), the list a URLconf route is in (``urlpatterns``), a viewset's router; a route
-    # in ``include([...])`` written inline is held by ``<inline:LINE:COLUMN>`` of that call
+    # the name holding the route: a decorator's receiver (``router``, ``app``, ``bp``), the
+    # list a URLconf route is in (``urlpatterns``), a viewset's router, the app a call
+    # registers it with (``app.router.add_get``: ``app``); a route in a list written inline
+    # (``include([...])``, ``Mount("/api", routes=[...])``) is held by ``<inline:LINE:COLUMN>``
     owner: str | None = None
 
 

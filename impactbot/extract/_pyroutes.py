@@ -39,6 +39,25 @@ MIDDLEWARE_SETTINGS = frozenset({"MIDDLEWARE", "MIDDLEWARE_CLASSES"})
 COMMAND_DECORATORS = frozenset({"command", "group"})
 # what mounts a router or blueprint under a prefix, and the keyword naming the prefix
 MOUNTING = {"include_router": "prefix", "register_blueprint": "url_prefix"}
+# routes registered by a call, and the HTTP method each answers ("" any, None: given first):
+# aiohttp's `app.router.add_get("/p", handler)`, FastAPI's and Starlette's `add_api_route`, ...
+ADDED_ROUTES: dict[str, str | None] = {
+    "add_get": "GET", "add_post": "POST", "add_put": "PUT", "add_patch": "PATCH", "add_delete": "DELETE",
+    "add_head": "HEAD", "add_view": "", "add_route": None, "add_api_route": "", "add_websocket_route": "",
+    "add_api_websocket_route": "",
+}
+# aiohttp's route definitions for `app.add_routes([...])`: `web.get("/p", handler)`, `web.view(...)`
+AIOHTTP_DEFINITIONS: dict[str, str | None] = {
+    **{verb: verb.upper() for verb in ("get", "post", "put", "patch", "delete", "head")}, "view": "", "route": None,
+}
+# Starlette's (and FastAPI's) route objects: `Route("/p", endpoint, methods=[...])`
+ROUTE_OBJECTS = frozenset({"Route", "WebSocketRoute", "APIRoute", "APIWebSocketRoute"})
+# what a list of routes or an app is put under a prefix by: `Mount("/api", routes=[...])`
+MOUNT_OBJECTS = frozenset({"Mount"})
+# calls whose list argument holds routes for their receiver (`app.add_routes([...])`), or
+# holds those of a mount written inline (`include([...])`, `Mount("/api", routes=[...])`)
+ROUTE_LISTS = frozenset({"add_routes"})
+INLINE_LISTS = frozenset({"include", *MOUNT_OBJECTS})
 # Django REST framework routers: `router.register("orders", OrderViewSet)` serves a viewset
 VIEWSET_ROUTERS = frozenset({"DefaultRouter", "SimpleRouter", "NestedSimpleRouter", "NestedDefaultRouter"})
 
@@ -56,8 +75,11 @@ class RouteFacts(FileState):
         middleware = b"MIDDLEWARE" in data
         literal_paths = b'("/' in data or b"('/" in data
         actions = b"@action" in data
-        mounts = any(word in data for word in (b"include_router", b"register_blueprint", b"ROOT_URLCONF", b"urlconf="))
-        if not (urlconf or cli or management or client or hooks or middleware or literal_paths or actions or mounts):
+        mounts = any(word in data for word in (b"include_router", b"register_blueprint", b"ROOT_URLCONF", b"urlconf=",
+                                                 b"add_subapp", b"Mount("))
+        added = any(word in data for word in (b".add_", b"Route(", b"web."))
+        if not (urlconf or cli or management or client or hooks or middleware or literal_paths or actions or mounts
+                or added):
             return (), ()
         routes: list[Route] = self._decorated_handlers(cli, hooks) if cli or hooks else []
         routes += self._middleware() if middleware else []
@@ -80,6 +102,12 @@ class RouteFacts(FileState):
                 routes.extend(self._urlconf_route(node, URLCONF_CALLS[name], app_name))
             elif name in MOUNTING and mounts and function.kind_id == self.e.attribute:
                 routes.extend(self._mounted_router(node, function, MOUNTING[name]))
+            elif added and (method := self._added_method(function, name)) != "-":
+                routes.extend(self._added_route(node, name, method))
+            elif mounts and (name in MOUNT_OBJECTS or name == "add_subapp"):
+                routes.extend(self._mount_object(node, function, name))
+            elif name in ROUTE_LISTS and function.kind_id == self.e.attribute:
+                routes.extend(self._route_table(node, function))
             elif name == "register" and routers and function.kind_id == self.e.attribute:
                 receiver = function.child_by_field_id(self.e.f["object"])
                 if receiver is not None and text_of(receiver) in routers:
@@ -405,30 +433,95 @@ class RouteFacts(FileState):
         return (expr, name) if expr else None
 
     def _holder(self, call: Node) -> str | None:
-        """The module-level name a URLconf route is put in: the list assigned (``urlpatterns =
-        [...]``, ``+=``, ``urlpatterns.append(...)``) or the inline list of an ``include``."""
+        """The name a route is put in: the list or app assigned (``urlpatterns =
+        [...]``, ``+=``, ``urlpatterns.append(...)``, ``app = Starlette(routes=[...])``), the
+        app whose ``add_routes`` takes it, or the inline list of an ``include`` or ``Mount``."""
         child, node = call, call.parent
         while node is not None:
             if node.kind_id == self.e.call:
                 function = node.child_by_field_id(self.e.f["function"])
                 last = self._last_name(function) if function is not None else None
-                if last == "include":
+                if last in INLINE_LISTS and node is not call:
                     return _inline(node)
-                if last in ("append", "extend", "insert") and function is not None and \
+                if last in ("append", "extend", "insert", *ROUTE_LISTS) and function is not None and \
                         function.kind_id == self.e.attribute:
                     receiver = function.child_by_field_id(self.e.f["object"])
-                    return text_of(receiver) if receiver is not None and not self.scope_at(node.start_byte) else None
+                    return _app_of(text_of(receiver)) if receiver is not None else None
                 if child.kind_id != self.e.argument_list:
                     return None
             elif node.type in ("assignment", "augmented_assignment"):
                 left = node.child_by_field_id(self.e.f["left"])
-                if left is None or left.kind_id != self.e.identifier or self.scope_at(node.start_byte):
-                    return None
-                return text_of(left)
+                return text_of(left) if left is not None and left.kind_id == self.e.identifier else None
             elif node.type in ("expression_statement", "block", "module"):
                 return None
             child, node = node, node.parent
         return None
+
+    def _added_method(self, function: Node, name: str) -> str | None:
+        """For a call registering a route: the HTTP method it answers ("" any, None: its
+        first argument names it); "-" for any other call."""
+        if function.kind_id == self.e.attribute:
+            receiver = function.child_by_field_id(self.e.f["object"])
+            if name in ADDED_ROUTES:
+                return ADDED_ROUTES[name]
+            if name in AIOHTTP_DEFINITIONS and receiver is not None and text_of(receiver) == "web":
+                return AIOHTTP_DEFINITIONS[name]
+        return "" if name in ROUTE_OBJECTS else "-"
+
+    def _added_route(self, call: Node, name: str, method: str | None) -> list[Route]:
+        """``app.router.add_get("/p", handler, name="p")``, ``web.post("/p", handler)``,
+        aiohttp's ``add_route("GET", "/p", handler)`` and Starlette's ``add_route("/p",
+        endpoint, methods=[...])``, ``Route("/p", endpoint)``, ``app.add_api_route(...)``."""
+        positional, keywords = self._arguments(call)
+        first = string_value(positional[0]) if positional and positional[0].kind_id in self.e.string else None
+        if method is None and first is not None and not first.startswith("/") and len(positional) > 2:
+            method, positional = ("" if first == "*" else first.upper()), positional[1:]  # aiohttp's method first
+        path = positional[0] if positional else keywords.get("path")
+        handler = positional[1] if len(positional) > 1 else keywords.get("handler") or keywords.get("endpoint")
+        pattern = string_value(path) if path is not None and path.kind_id in self.e.string else None
+        expr = self.x.expr(handler) if handler is not None else None
+        if pattern is None or not pattern.startswith("/") or not expr:
+            return []
+        methods = (method,) if method else self._methods(keywords.get("methods"))
+        named = keywords.get("name")
+        label = string_value(named) if named is not None and named.kind_id in self.e.string else None
+        function = call.child_by_field_id(self.e.f["function"])
+        receiver = function.child_by_field_id(self.e.f["object"]) if function is not None else None
+        owner = _app_of(text_of(receiver)) if name in ADDED_ROUTES and receiver is not None else self._holder(call)
+        return [Route(self.scope_at(call.start_byte), pattern, expr, line_of(call), "path", methods, label, owner)]
+
+    def _mount_object(self, call: Node, function: Node, name: str) -> list[Route]:
+        """``Mount("/api", routes=[...])`` or ``Mount("/api", app=sub)`` (Starlette, FastAPI)
+        and aiohttp's ``app.add_subapp("/admin/", admin)``: what is mounted, under the path."""
+        positional, keywords = self._arguments(call)
+        path = positional[0] if positional else keywords.get("path") or keywords.get("prefix")
+        pattern = string_value(path) if path is not None and path.kind_id in self.e.string else None
+        if pattern is None:
+            return []
+        if name == "add_subapp":
+            receiver = function.child_by_field_id(self.e.f["object"])
+            mounted = positional[1] if len(positional) > 1 else keywords.get("subapp")
+            owner = _app_of(text_of(receiver)) if receiver is not None else None
+        else:
+            mounted = keywords.get("routes") or keywords.get("app") or (positional[1] if len(positional) > 1 else None)
+            owner = self._holder(call)
+        if mounted is None:
+            return []
+        target = _inline(call) if mounted.kind_id in self.e.sequence_literal else self.x.expr(mounted)
+        if not target:
+            return []
+        return [Route(self.scope_at(call.start_byte), pattern, target, line_of(call), "mount", owner=owner)]
+
+    def _route_table(self, call: Node, function: Node) -> list[Route]:
+        """``app.add_routes(routes)`` with an aiohttp ``RouteTableDef`` (or a list's name):
+        its routes are the app's (a list written in the call holds them itself)."""
+        positional, _ = self._arguments(call)
+        receiver = function.child_by_field_id(self.e.f["object"])
+        if not positional or receiver is None or positional[0].kind_id in self.e.sequence_literal:
+            return []
+        target = self.x.expr(positional[0])
+        return [Route(self.scope_at(call.start_byte), "", target, line_of(call), "mount",
+                      owner=_app_of(text_of(receiver)))] if target else []
 
     def _mounted_router(self, call: Node, function: Node, keyword: str) -> list[Route]:
         """``app.include_router(items.router, prefix="/items")``, ``app.register_blueprint(bp,
@@ -543,6 +636,11 @@ class RouteFacts(FileState):
             elif part.type == "interpolation":
                 parts.append(PLACEHOLDER)
         return "".join(parts) or None
+
+
+def _app_of(receiver: str) -> str:
+    """aiohttp's ``app.router`` holds the routes of ``app``."""
+    return receiver.removesuffix(".router")
 
 
 def _inline(include: Node) -> str:

@@ -610,7 +610,7 @@ class _Linker:
     def route_edges(self) -> None:
         """A test client's requests to the handlers of the routes they match (every file:
         a route in one file and a request in another make an edge)."""
-        for source, target, line in route_edges(self.facts, self.r):
+        for source, target, line in route_edges(self.facts, self.r, self.layout):
             self.edges.add(source, target, "requests", "inferred", line)
 
     def fixture_edges(self, paths: Collection[str] | None = None) -> None:

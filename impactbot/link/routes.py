@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
+from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout
 from impactbot.link.python import Resolver
 from impactbot.model import FileFacts, Request, Route, symbol_id
 
@@ -64,7 +65,9 @@ class _Handler:
         return path == "" if self.matcher is None else self.matcher.search(path) is not None
 
 
-def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[tuple[str, str, int]]:
+def route_edges(
+    facts: Mapping[str, FileFacts], resolver: Resolver, layout: TestLayout = DEFAULT_LAYOUT
+) -> Iterator[tuple[str, str, int]]:
     """(request's scope id, handler id, line) for every request matching a route."""
     routes = [(path, r) for path in sorted(facts) for r in (*facts[path].routes, *_management(path, facts[path]))]
     everywhere = [(path, r) for path, r in routes if r.kind in ("hook", "middleware")]
@@ -76,18 +79,21 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
         return
     # what runs for every request: hooks and middleware. Which app a request goes to is not
     # known: hooks of a file declaring routes (an app module, a test module with its own
-    # app) run for the requests matching one of them, hooks of a file declaring none (an app
-    # factory, Django's settings) for every request, and a hook a test function declares
-    # for that test's requests.
+    # app, an app factory's) run for the requests matching one of them, hooks of a file
+    # declaring none (Django's settings) for every request, a hook a test declares for that
+    # test's requests, and one a test module declares (a fixture's app) for that module's.
     route_files = {h.path for h in handlers}
     always: list[str] = []
     by_file: dict[str, list[str]] = defaultdict(list)
     local: dict[tuple[str, str], list[str]] = defaultdict(list)
+    in_tests: dict[str, list[str]] = defaultdict(list)
     for path, r in everywhere:
         scope = resolver.scopes.get(symbol_id(path, r.scope))
         runs = _everywhere_targets(path, r, resolver)
-        if scope is not None and scope.kind in ("function", "method"):
+        if scope is not None and scope.kind in ("function", "method") and _in_test(r.scope):
             local[(path, r.scope)] += runs
+        elif layout.holds_tests(path):
+            in_tests[path] += runs  # a test module's app: for the requests of that module
         elif path in route_files:
             by_file[path] += runs
         else:
@@ -98,7 +104,7 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
         for request in facts[path].requests:
             source = symbol_id(path, request.scope)
             found = index.candidates(request)
-            matched = [h for h in found if h.matches(request) and _visible(h, path, request, resolver)]
+            matched = [h for h in found if h.matches(request) and _visible(h, path, request, resolver, layout)]
             if any(h.path == path for h in matched):  # a test module's own app (framework suites)
                 matched = [h for h in matched if h.path == path]
             if any(h.route.scope == request.scope for h in matched):  # or the test's own app
@@ -109,7 +115,9 @@ def route_edges(facts: Mapping[str, FileFacts], resolver: Resolver) -> Iterator[
                 best = max(h.literal for h in matched)
                 matched = [h for h in matched if h.literal == best]
             hooked = [t for f in {h.path for h in matched} for t in by_file.get(f, ())]
-            run = [*always, *hooked, *local.get((path, request.scope), ())] if request.method not in _KINDS else []
+            tested = [t for f, runs in in_tests.items() if _serves(f, path) for t in runs]
+            run = [*always, *hooked, *local.get((path, request.scope), ()), *tested] if request.method not in _KINDS \
+                else []
             for target in sorted(set(run)):
                 yield source, target, request.line
             for handler in matched:
@@ -157,7 +165,13 @@ class _Mounts:
             return None
         if route.owner.startswith("<inline:"):
             return path + route.owner
-        return self.resolver.global_name(route.owner, symbol_id(path, route.scope))
+        return self._named(route.owner, symbol_id(path, route.scope))
+
+    def _named(self, expr: str, scope: str) -> str | None:
+        """A module-level name's dotted name; a function's own name (an app a factory
+        builds) is that function's."""
+        dotted = self.resolver.global_name(expr, scope)
+        return dotted if dotted is not None or scope not in self.resolver.scopes else f"{scope}#{expr}"
 
     def prefixes(self, holder: str | None, seen: frozenset[str] = frozenset()) -> list[
             tuple[tuple[Route, ...], str | None]]:
@@ -182,7 +196,7 @@ class _Mounts:
             return f"{module}.urlpatterns" if modules.is_module(module) else None
         if handler.startswith("<inline:"):
             return path + handler
-        dotted = self.resolver.global_name(handler, symbol_id(path, mount.scope))
+        dotted = self._named(handler, symbol_id(path, mount.scope))
         if dotted is None:
             return None
         if modules.is_module(dotted):
@@ -343,13 +357,28 @@ def _action_handlers(routes: list[tuple[str, Route]], resolver: Resolver) -> lis
     return out
 
 
-def _visible(handler: _Handler, path: str, request: Request, resolver: Resolver) -> bool:
-    """A route declared inside a function (a test defining its own app or command) is
-    seen only by requests made in that function."""
-    scope = resolver.scopes.get(symbol_id(handler.path, handler.route.scope))
-    if scope is None or scope.kind not in ("function", "method"):
-        return True
-    return handler.path == path and (request.scope + "::").startswith(handler.route.scope + "::")
+def _visible(handler: _Handler, path: str, request: Request, resolver: Resolver, layout: TestLayout) -> bool:
+    """A route declared inside a test function (a test defining its own app or command)
+    is seen only by requests made in that function; one a test module declares (at its
+    top, in a fixture or a helper), by that module's requests (a conftest's: by those of
+    its directory); any other (an app module's, an app factory's), by all."""
+    route_scope = handler.route.scope
+    scope = resolver.scopes.get(symbol_id(handler.path, route_scope))
+    if scope is not None and scope.kind in ("function", "method") and _in_test(route_scope):
+        return handler.path == path and (request.scope + "::").startswith(route_scope + "::")
+    return not layout.holds_tests(handler.path) or _serves(handler.path, path)
+
+
+def _serves(tests: str, path: str) -> bool:
+    """Whether what a test module declares serves the requests of ``path``: its own (a
+    conftest's: those of its directory)."""
+    folder, _, name = tests.rpartition("/")
+    return path == tests or (name == "conftest.py" and (not folder or path.startswith(folder + "/")))
+
+
+def _in_test(scope: str) -> bool:
+    """Whether a scope is (in) a test function or a test class's method."""
+    return any(part.startswith(("test", "Test")) for part in scope.split("::"))
 
 
 def _command_name(name: str) -> str:

@@ -766,3 +766,170 @@ def test_a_derived_graph_follows_changed_mounts(target: str, added: str | None,
     after = before.replace("]\n", added, 1) if added else before.replace('"shop/"', '"elsewhere/"')
     assert after != before
     assert_derived_both_ways(MOUNTED_DJANGO, target, before, after)
+
+
+AIOHTTP_APP = """
+from aiohttp import web
+
+from shop import views
+
+routes = web.RouteTableDef()
+
+
+@routes.get("/health")
+async def health(request):
+    pass
+
+
+def create_app():
+    app = web.Application()
+    app.router.add_get("/orders/{id}", views.order, name="order")
+    app.router.add_route("POST", "/orders", views.create)
+    app.router.add_view("/things", views.ThingView)
+    app.add_routes([web.get("/items", views.items), web.post("/items", views.create_item)])
+    app.add_routes(routes)
+    admin = web.Application()
+    admin.router.add_get("/stats", views.stats)
+    app.add_subapp("/admin/", admin)
+    return app
+"""
+
+STARLETTE_APP = """
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route
+
+from shop import views
+
+api = [Route("/users/{id:int}", views.user, methods=["GET"])]
+app = Starlette(routes=[
+    Route("/", views.home),
+    Mount("/api", routes=api),
+    Mount("/v2", routes=[Route("/orders/{id}", views.order)]),
+])
+"""
+
+REGISTERED_VIEWS = """
+from aiohttp import web
+
+
+async def user(request):
+    pass
+
+
+async def order(request):
+    pass
+
+
+async def create(request):
+    pass
+
+
+async def items(request):
+    pass
+
+
+async def create_item(request):
+    pass
+
+
+async def stats(request):
+    pass
+
+
+async def home(request):
+    pass
+
+
+class ThingView(web.View):
+    async def get(self):
+        pass
+
+    async def post(self):
+        pass
+"""
+
+REGISTERED_TESTS = """
+async def test_aiohttp(client):
+    await client.get("/orders/1")
+    await client.post("/orders")
+    await client.get("/things")
+    await client.post("/items")
+    await client.get("/health")
+    await client.get("/admin/stats")
+
+
+def test_starlette(client):
+    client.get("/api/users/3")
+    client.get("/v2/orders/3")
+
+
+def test_stats_elsewhere(client):
+    client.get("/stats")
+"""
+
+
+def test_routes_registered_by_calls_reach_their_handlers_under_their_mounts() -> None:
+    files = {"shop/__init__.py": "", "shop/views.py": REGISTERED_VIEWS, "shop/aio.py": AIOHTTP_APP,
+             "shop/star.py": STARLETTE_APP, "tests/test_apps.py": REGISTERED_TESTS}
+    t, v = "tests/test_apps.py::", "shop/views.py::"
+    assert _requests(files) == {
+        # aiohttp: add_get/add_route/add_view in an app factory, web.post in add_routes, a
+        # RouteTableDef added to the app, a sub-application under /admin/
+        (t + "test_aiohttp", v + "order"), (t + "test_aiohttp", v + "create"),
+        (t + "test_aiohttp", v + "ThingView::get"), (t + "test_aiohttp", v + "create_item"),
+        (t + "test_aiohttp", "shop/aio.py::health"), (t + "test_aiohttp", v + "stats"),
+        # Starlette: Route objects, Mount of a list by name and of one written inline
+        (t + "test_starlette", v + "user"), (t + "test_starlette", v + "order"),
+    }
+    routes = facts(files)["shop/aio.py"].routes
+    assert [(r.pattern, r.handler, r.kind, r.methods, r.owner) for r in routes if r.scope] == [
+        ("/orders/{id}", "views.order", "path", ("GET",), "app"),
+        ("/orders", "views.create", "path", ("POST",), "app"),
+        ("/things", "views.ThingView", "path", (), "app"),
+        ("/items", "views.items", "path", ("GET",), "app"), ("/items", "views.create_item", "path", ("POST",), "app"),
+        ("", "routes", "mount", (), "app"),
+        ("/stats", "views.stats", "path", ("GET",), "admin"),
+        ("/admin/", "admin", "mount", (), "app"),
+    ]
+
+
+def test_an_app_factorys_hooks_run_for_the_requests_to_its_routes() -> None:
+    factory = ("from flask import Flask\n\n\ndef create_app():\n    app = Flask(__name__)\n\n"
+               "    @app.before_request\n    def load_user():\n        pass\n\n"
+               "    @app.route('/orders')\n    def orders():\n        pass\n\n    return app\n")
+    tests = "def test_orders(client):\n    client.get('/orders')\n"
+    assert _requests({"web/__init__.py": "", "web/app.py": factory, "tests/test_web.py": tests}) == {
+        ("tests/test_web.py::test_orders", "web/app.py::create_app::orders"),
+        ("tests/test_web.py::test_orders", "web/app.py::create_app::load_user"),
+    }
+
+
+FIXTURE_APP = """
+import pytest
+from aiohttp import web
+
+
+@pytest.fixture
+def app():
+    async def handler(request):
+        pass
+
+    @web.middleware
+    async def timing(request, handler):
+        pass
+
+    application = web.Application()
+    application.router.add_get("/", handler)
+    return application
+
+
+async def test_root(client):
+    await client.get("/")
+"""
+
+
+def test_a_fixtures_app_serves_the_requests_of_its_own_module_only() -> None:
+    other = "async def test_elsewhere(client):\n    await client.get('/')\n"
+    edges = _requests({"tests/test_app.py": FIXTURE_APP, "tests/test_other.py": other})
+    assert edges == {("tests/test_app.py::test_root", "tests/test_app.py::app::handler"),
+                     ("tests/test_app.py::test_root", "tests/test_app.py::app::timing")}  # its middleware
