@@ -497,6 +497,11 @@ class _Collection:
 # ------------------------------------------------------------------ breaking
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 positional argument``, ``2 positional arguments`` (as Python words it)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def misfit(sig: Signature, site: CallSite, bound: bool) -> str | None:
     """Why a call no longer fits a signature, or None when it may fit."""
     params = list(sig.params)
@@ -506,7 +511,8 @@ def misfit(sig: Signature, site: CallSite, bound: bool) -> str | None:
     var_pos = any(p.kind == "var_positional" for p in params)
     var_kw = any(p.kind == "var_keyword" for p in params)
     if not site.star and not var_pos and site.positional > len(positional):
-        return f"takes {len(positional)} positional arguments but {site.positional} were given"
+        return f"takes {_count(len(positional), 'positional argument')} but {site.positional} " \
+               f"{'was' if site.positional == 1 else 'were'} given"
     named = {p.name for p in params if p.kind in ("positional", "keyword_only")}
     for kw in site.keywords:
         if kw not in named and not var_kw:

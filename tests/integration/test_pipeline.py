@@ -963,7 +963,7 @@ def test_a_literal_unpacked_into_a_call_is_checked_as_the_arguments_it_holds(rep
     assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
         ("splats.py::by_dict", "splats.py::rename", "unexpected keyword argument 'cb'"),
         ("splats.py::by_dict_call", "splats.py::rename", "unexpected keyword argument 'cb'"),
-        ("splats.py::by_list", "splats.py::pair", "takes 1 positional arguments but 2 were given"),
+        ("splats.py::by_list", "splats.py::pair", "takes 1 positional argument but 2 were given"),
     ]
 
 
