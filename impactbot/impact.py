@@ -18,7 +18,7 @@ import networkx as nx
 from impactbot.link import is_unittest_class, receives_call_arguments
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_unittest_file
 from impactbot.link.modules import ModuleIndex
-from impactbot.link.python import parse_expr
+from impactbot.link.python import PROPERTY_DECORATORS, parse_expr
 from impactbot.model import (
     CONFIDENCE_ORDER,
     Breaking,
@@ -569,8 +569,76 @@ def breaking_calls(
         elif c.change == "renamed" and c.old_id in base.symbols:
             out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, left,
                                      moved_to=c.symbol))
+    out.update(_property_turns(head, base, changed, head_facts, base_facts or {}))
     kept = (b for b in out if not _expected_to_fail(b, head_facts))
     return tuple(sorted(kept, key=lambda b: (b.file, b.line, b.caller, b.target)))
+
+
+def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbol, ...],
+                    head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
+    """Uses a method that became a property (or a property that became a method) no
+    longer fit: ``k.size()`` now calls what the getter returns, ``k.size + 1`` now reads
+    the bound method."""
+    now: dict[str, str] = {}  # id -> what it became
+    for c in changed:
+        if c.change != "modified" or c.symbol.kind != "method":
+            continue
+        new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
+        if new is not None and old is not None and _is_property(new) != _is_property(old):
+            now[c.symbol.id] = "property" if _is_property(new) else "method"
+    if not now:
+        return set()
+    out: set[Breaking] = set()
+    for target, became in sorted(now.items()):
+        name = target.rsplit("::", 1)[-1]
+        if became == "property":  # `k.size()` in head: the getter runs, its value is called
+            for caller, site in _sites_reaching(head, head_facts, target, "call"):
+                if (site.callee or "").rsplit(".", 1)[-1] == name:
+                    out.add(Breaking(target, caller, _path_of(head, caller), site.line,
+                                     f"'{name}' is now a property: this calls the value it gives"))
+            continue
+        # `k.size` read in base (the getter ran), still read so in head: it is the method now
+        for caller, site in _sites_reaching(base, base_facts, target, "attribute"):
+            symbol = head.symbols.get(caller)
+            facts = head_facts.get(symbol.path) if symbol is not None else None
+            if symbol is None or facts is None:
+                continue
+            for kept in facts.calls:
+                if kept.kind == "attribute" and kept.callee == site.callee and kept.scope == symbol.qualname:
+                    out.add(Breaking(target, caller, symbol.path, kept.line,
+                                     f"'{name}' is now a method: this reads the method, not a value"))
+    return out
+
+
+def _sites_reaching(graph: SymbolGraph, facts: Mapping[str, FileFacts], target: str,
+                    kind: str) -> Iterator[tuple[str, CallSite]]:
+    """(caller, site) for each site of ``kind`` on a line where the caller reaches ``target``."""
+    if target not in graph.graph:
+        return
+    for caller in sorted(graph.graph.pred[target]):
+        symbol = graph.symbols.get(caller)
+        found = facts.get(symbol.path) if symbol is not None else None
+        lines = set(graph.lines(caller, target))
+        if symbol is None or found is None or not lines:
+            continue
+        scope = "" if symbol.kind == "module" else symbol.qualname
+        for site in found.calls:
+            if site.kind == kind and site.line in lines and site.scope == scope:
+                yield caller, site
+
+
+def _definition_of(symbol: Symbol | None, facts: Mapping[str, FileFacts]) -> Definition | None:
+    found = facts.get(symbol.path) if symbol is not None else None
+    return found.definition(symbol.qualname) if found is not None and symbol is not None else None
+
+
+def _is_property(definition: Definition) -> bool:
+    return any(d.removesuffix("()").rsplit(".", 1)[-1] in PROPERTY_DECORATORS for d in definition.decorators)
+
+
+def _path_of(graph: SymbolGraph, sid: str) -> str:
+    symbol = graph.symbols.get(sid)
+    return symbol.path if symbol is not None else ""
 
 
 EXPECTED_FAILURES = frozenset({"xfail", "expectedFailure"})  # test decorators: the test may fail

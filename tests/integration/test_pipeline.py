@@ -1706,3 +1706,45 @@ def test_a_changed_view_selects_the_tests_requesting_its_url(repo: RepoBuilder) 
     report = diff(repo.path, "main..feature")
     assert changed(report) == {"app/views.py::show": "modified"}
     assert report["tests"] == ["tests/test_views.py::test_show"]
+
+
+SIZED = """\
+class Box:
+    def size(self):
+        return 1
+
+    @property
+    def label(self):
+        return "box"
+"""
+
+SIZED_USES = """\
+from box import Box
+
+
+def total(box: Box):
+    return box.size() + 1
+
+
+def title(box: Box):
+    text = box.label
+    return text.upper()
+
+
+def fixed(box: Box):
+    return box.size
+"""
+
+
+def test_a_method_turned_property_and_a_property_turned_method_break_their_old_uses(repo: RepoBuilder) -> None:
+    repo.commit({"box.py": SIZED, "uses.py": SIZED_USES.replace("return box.size\n", "return box.size()\n")})
+    repo.start_branch("feature")
+    turned = SIZED.replace("    def size(self):", "    @property\n    def size(self):") \
+        .replace("    @property\n    def label(self):", "    def label(self):")
+    repo.commit({"box.py": turned, "uses.py": SIZED_USES})
+    report = diff(repo.path, "main..feature")
+    # `fixed` was changed with them: it reads the property as a property now
+    assert [(b["caller"], b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("uses.py::total", "box.py::Box::size", 5, "'size' is now a property: this calls the value it gives"),
+        ("uses.py::title", "box.py::Box::label", 9, "'label' is now a method: this reads the method, not a value"),
+    ]
