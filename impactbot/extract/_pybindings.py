@@ -35,6 +35,7 @@ class BindingFacts(KeyedFacts):
         expr, bounds, names, dead = x.expr, self.scopes.bounds, self.scopes.values, self.dead
         out, callees = self.bindings, self.callees
         containers = e.container_literal
+        typed = b"# type:" in self.data
         for node in self._caps("assign"):
             count = node.child_count
             if count < 2:
@@ -49,6 +50,8 @@ class BindingFacts(KeyedFacts):
             line = node.start_point.row + 1
             if count == 3 and node.child(1).kind_id in assign_token:
                 value: Node | None = node.child(2)
+                if typed:
+                    self._type_comment(node, left, scope)
             else:
                 self._annotated(node, left, scope)
                 value = node.child_by_field_id(f_right)
@@ -151,6 +154,19 @@ class BindingFacts(KeyedFacts):
         if annotation is not None:
             pairs = self.x.bind(left, list(self.x.instances(annotation)))
             self._bind(node, scope, pairs, "annotation")
+
+    def _type_comment(self, node: Node, left: Node, scope: str) -> None:
+        """``self.fields = {}  # type: Dict[str, Field]``: as the annotation it stands for."""
+        statement = node.parent
+        if statement is None or statement.kind_id != self.e.expression_statement:
+            return
+        comment = statement.next_sibling
+        said = self.x.type_comment(comment)
+        if comment is None or said is None or comment.start_point.row != node.end_point.row:
+            return
+        annotation = self.x.parse_type(said)
+        if annotation is not None:
+            self._bind(node, scope, self.x.bind(left, list(self.x.instances(annotation))), "annotation")
 
     def _augmented(self) -> None:
         f, x = self.e.f, self.x

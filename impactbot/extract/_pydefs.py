@@ -366,6 +366,33 @@ class DefinitionFacts(FileState):
         if returns is not None:
             pairs = [("<return>" + s, v) for s, v in x.instances(returns)]
             self._bind(returns, scope, pairs, "annotation")
+        elif b"# type:" in self.data and not any(p[3] is not None for p in params):
+            self._signature_comment(d, params)
+
+    def _signature_comment(self, d: Def, params: list[_Parameter]) -> None:
+        """``def f(a, b):`` with ``# type: (A, B) -> R`` after its colon: the annotations
+        it stands for (the receiver of a method may be left out of the comment)."""
+        x, scope = self.x, d.qualname
+        said = next((t for c in d.node.children if (t := x.type_comment(c)) is not None), None)
+        if said is None or b"->" not in said:
+            return
+        types, _, returned = said.rpartition(b"->")
+        call = x.parse_type(b"_" + types.strip())
+        arguments = call.child_by_field_id(self.e.f["arguments"]) if call is not None else None
+        if call is None or call.kind_id != self.e.call or arguments is None:
+            return
+        given = [a for a in arguments.named_children if a.kind_id != self.e.comment]
+        if len(given) == len(params) - 1 and params and params[0][1] in ("self", "cls"):
+            params = params[1:]
+        if len(given) == len(params):
+            for (node, name, kind, _, _), annotation in zip(params, given, strict=True):
+                if annotation.kind_id in self.e.list_splat or annotation.kind_id in self.e.dict_splat:
+                    annotation = named_child(annotation, 0) or annotation
+                target = name + ("[]" if kind in ("var_positional", "var_keyword") else "")
+                self._bind(node, scope, [(target + s, v) for s, v in x.instances(annotation)], "annotation")
+        result = x.parse_type(returned)
+        if result is not None:
+            self._bind(d.node, scope, [("<return>" + s, v) for s, v in x.instances(result)], "annotation")
 
 
 class _Bound:

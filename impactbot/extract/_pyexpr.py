@@ -382,15 +382,30 @@ class Expressions:
         split = string_body(node.text or b"")
         if split is None or 0x66 in split[0] or not split[1].strip():  # 0x66: an f-string
             return []
-        tree = self._g.parser.parse(split[1].strip())
+        expression = self.parse_type(split[1])
+        return [] if expression is None else self.instances(expression)
+
+    def parse_type(self, text: bytes) -> Node | None:
+        """A type written as text (a string annotation, a ``# type:`` comment) as an
+        expression node; None when it is no single expression."""
+        tree = self._g.parser.parse(text.strip())
         root = tree.root_node
         if root.has_error or root.named_child_count != 1:
-            return []
+            return None
         statement = root.named_child(0)
         if statement is None or statement.named_child_count != 1:
-            return []
-        expression = statement.named_child(0)
-        return [] if expression is None else self.instances(expression)
+            return None
+        return statement.named_child(0)
+
+    def type_comment(self, comment: Node | None) -> bytes | None:
+        """What a ``# type: T`` comment says (not ``# type: ignore``)."""
+        if comment is None or comment.kind_id != self._comment:
+            return None
+        text = (comment.text or b"").lstrip(b"#").strip()
+        if not text.startswith(b"type:"):
+            return None
+        said = text[5:].split(b"#", 1)[0].strip()
+        return None if not said or said.startswith(b"ignore") else said
 
 
 # Library functions that return a copy of their first argument (``from copy import

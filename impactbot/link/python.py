@@ -1292,7 +1292,7 @@ class Resolver(DjangoModels):
         ops = parse_expr(expr)[1]
         vals = self._resolve_sources(*found)
         result = self._apply_ops(vals, ops, scope_id) if vals else vals
-        if not result and _container_ops(ops) != ops:
+        if (not result or _outside_only(result)) and _container_ops(ops) != ops:
             # maybe a dict or list read (``d.get(k)``): ``resolve`` tries it, on every binding
             return self.resolve(expr, scope_id)
         return result
@@ -1357,11 +1357,14 @@ class Resolver(DjangoModels):
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
         found = self._resolve_ops(base, ops, scope_id)
-        if not found:
+        if not found or _outside_only(found):
             reads = _container_ops(ops, keys=True)
             if reads != ops:  # not a repository method: maybe a dict or list read
-                read = self._resolve_ops(base, reads, scope_id) or found
-                return self._with_defaults(read, ops, scope_id)
+                # (an outside mapping, `OrderedDict()`, holds what the code put in it)
+                read = self._resolve_ops(base, reads, scope_id)
+                if found and read:
+                    read = {**read, **found}
+                return self._with_defaults(read or found, ops, scope_id)
         return found
 
     def _accessor(self, prop: str, index: int, scope_id: str, kind: str) -> Values:
@@ -2570,6 +2573,11 @@ _CONTAINER_READS = {
     (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
     (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
 }
+
+
+def _outside_only(vals: Values) -> bool:
+    """Whether every value is outside code's (what it gives is not known here)."""
+    return all(v == EXTERNAL for v in vals)
 
 
 def _container_ops(ops: tuple[str, ...], keys: bool = False) -> tuple[str, ...]:
