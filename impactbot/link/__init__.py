@@ -400,6 +400,8 @@ class _Linker:
         targets = list(self.r.targets(vals))
         if not targets and site.kind == "call":
             targets = self._callbacks(path, site, scope)
+            if ("B", "type") in vals and site.positional == 3 and len(site.args) > 1 and site.args[1]:
+                targets += self._class_created(site.args[1], scope, site.line)
         if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
                                                     "abs", "format", "reversed", "bytes", "int",
                                                     "float", "round", "dir", "sorted", "list",
@@ -421,6 +423,31 @@ class _Linker:
             # the library calls it with arguments of its own: nothing to check, nothing flows
             out.extend(Target(t.id, True, None) for t in self.r.targets(vals))
         return out
+
+    def _class_created(self, bases: str, scope: str, line: int) -> list[Target]:
+        """``type("Name", (Base,), attrs)`` makes a class as a class statement does: the
+        ``__new__`` and ``__init__`` of the bases' metaclass run, and the bases'
+        ``__init_subclass__``."""
+        out: list[Target] = []
+        for val in self.r.resolve_at(bases + "[]", scope, line) or {}:
+            if val[0] != "S" or self.r.scopes[val[1]].kind != "class":
+                continue
+            hooks = [self._first_defining(val[1], "__init_subclass__")]
+            for meta in self.r.metaclasses(val[1]):
+                hooks += [self._first_defining(meta, "__new__"), self._first_defining(meta, "__init__")]
+            out += [Target(hook, True, None) for hook in hooks if hook is not None]
+        return out
+
+    def _first_defining(self, class_id: str, name: str) -> str | None:
+        """The method ``name`` of the first class along ``class_id``'s MRO defining it."""
+        for cls in self.r.mro(class_id):
+            if cls.startswith("X:"):
+                return None
+            self.r.methods_read(cls)
+            hit = self._methods(cls).get(name)
+            if hit:
+                return hit
+        return None
 
     def _resolve_operator(self, callee: str, scope: str, line: int) -> tuple[list[Target], str]:
         """A protocol method implied by syntax, with the fallbacks Python applies to it."""

@@ -96,3 +96,47 @@ def test_a_metaclass_imported_from_another_module() -> None:
                 "def use():\n    return Item.all()\n",
     }
     assert called_by(link(facts(files)), "m.py::use") == {"meta.py::Registry::all"}
+
+
+CREATED = """
+class Meta(type):
+    def __new__(mcs, name, bases, ns):
+        return super().__new__(mcs, name, bases, ns)
+
+    def __init__(cls, name, bases, ns):
+        super().__init__(name, bases, ns)
+
+
+class Model(metaclass=Meta):
+    def __init_subclass__(cls, **kwargs):
+        pass
+
+    @classmethod
+    def derive(cls, name):
+        return type(name, (cls,), {})
+
+
+def make():
+    bases = (Model,)
+    return type("Made", bases, {"table": "made"})
+
+
+def plain():
+    return type("Plain", (object,), {})
+
+
+def describe(x):
+    return type(x)
+
+
+def derived():
+    return Model.derive("Derived")
+"""
+
+
+def test_type_with_three_arguments_runs_what_a_class_statement_runs() -> None:
+    edges = {(e.source, e.target) for e in link(facts({"m.py": CREATED})).edges if e.kind == "calls"}
+    hooks = {"m.py::Meta::__new__", "m.py::Meta::__init__", "m.py::Model::__init_subclass__"}
+    assert {t for s, t in edges if s == "m.py::make"} == hooks  # bases named by a tuple's name
+    assert {t for s, t in edges if s == "m.py::Model::derive"} == hooks  # `cls` of a classmethod
+    assert not {t for s, t in edges if s in ("m.py::plain", "m.py::describe")}  # no repository base; type(x)
