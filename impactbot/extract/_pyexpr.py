@@ -182,6 +182,9 @@ class Expressions:
         self._strings = g.kinds("string")
         self._none = g.kinds("none")
         self._ellipsis = g.kinds("ellipsis")
+        self._call = g.kind("call")
+        self._f_function, self._f_arguments = f["function"], f["arguments"]
+        self._keyword = g.kinds("keyword_argument")
 
     # ----------------------------------------------------------------- values
 
@@ -205,6 +208,8 @@ class Expressions:
             return self.values(parts[0]) if len(parts) == 1 else [("", None)]
         elif kind in self._sequences or kind in self._dictionary:
             return [("", None), *self._members(node)]
+        elif kind == self._call and (row := self._param_row(node)) is not None:
+            return [("", None), *self._members(row, skip=self._keyword)]
         elif kind in self._comprehensions or kind in self._dict_comprehension:
             body = node.child_by_field_id(self._f_body)
             if body is not None and body.kind_id in self._pair:
@@ -225,10 +230,23 @@ class Expressions:
         right = node.child_by_field_id(self._f_right)
         return [v for side in (left, right) if side is not None for v in self.values(side)]
 
-    def _members(self, node: Node) -> Values:
+    def _param_row(self, call: Node) -> Node | None:
+        """The arguments of ``pytest.param(a, b, id=...)`` (or ``pytest.param(*case)``), one
+        row of a parametrize list, as a tuple of its values; None for one plain value (it
+        stands for that value: see ``COPIES``) and for any other call."""
+        function = call.child_by_field_id(self._f_function)
+        if function is None or function.text != b"pytest.param":
+            return None
+        arguments = call.child_by_field_id(self._f_arguments)
+        values = [a for a in self.named(arguments) if a.kind_id not in self._keyword] if arguments is not None else []
+        return arguments if len(values) != 1 or values[0].kind_id in self._splat else None
+
+    def _members(self, node: Node, skip: frozenset[int] = frozenset()) -> Values:
         out: Values = []
         for child in self.named(node):
             kind = child.kind_id
+            if kind in skip:
+                continue
             if kind in self._splat or kind in self._dict_splat:
                 inner = self.named(child)
                 source = self.expr(inner[0]) if inner else None

@@ -300,6 +300,27 @@ def test_indirect(cls):
     assert not {c for c in calls if c[0] == "tests/test_p.py::test_indirect"}
 
 
+def test_a_pytest_param_row_gives_each_name_one_of_its_values() -> None:
+    source = """
+import pytest
+from fields import Boolean, Integer, String
+
+STRING_CASE = (String(), "text")
+
+@pytest.mark.parametrize(("field", "raw"), [pytest.param(Integer(), "1", id="int"), pytest.param(*STRING_CASE)])
+def test_rows(field, raw):
+    field.deserialize(raw)
+
+@pytest.mark.parametrize("field", [pytest.param(Boolean(), marks=pytest.mark.slow)])
+def test_one(field):
+    field.deserialize(None)
+"""
+    calls = {(s, t) for s, t, k in _edges({"fields.py": FIELDS, "tests/test_p.py": source}) if k == "calls"}
+    assert {("tests/test_p.py::test_rows", "fields.py::Integer::deserialize"),  # pytest.param(a, b, id=...)
+            ("tests/test_p.py::test_rows", "fields.py::String::deserialize"),  # pytest.param(*case)
+            ("tests/test_p.py::test_one", "fields.py::Boolean::deserialize")} <= calls
+
+
 FIXTURE_PARAMS = """
 import pytest
 from fields import Boolean, Integer, String
