@@ -359,6 +359,7 @@ class Resolver(DjangoModels):
         self._lambda_lines: set[tuple[str, int]] = set()  # (scope id, line), see ``_index_lambdas``
         self._wrappers: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
+        self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
         self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, bool]] = {}
         self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, bool]] = {}
         self._building_subclasses = False
@@ -1351,6 +1352,9 @@ class Resolver(DjangoModels):
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
+        made = self._class_making(base, ops, scope_id)
+        if made is not None:
+            return self._apply_ops(made[0], ops[made[1]:], scope_id)
         if base == "request" and ops[:1] == (".param",) and (scope_id, "request.param") in self.param_flow:
             # a fixture's `params=[...]` (see extract's _fixture_params), one element per run
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
@@ -1366,6 +1370,23 @@ class Resolver(DjangoModels):
                     read = {**read, **found}
                 return self._with_defaults(read or found, ops, scope_id)
         return found
+
+    def _class_making(self, base: str, ops: tuple[str, ...], scope_id: str) -> tuple[Values, int] | None:
+        """``super().__new__(mcs, ...)`` (or ``type.__new__(mcs, ...)``) in a metaclass's
+        ``__new__`` gives the class being made: one the metaclass makes. (Its value, and how
+        many ops it takes; None for anything else.)"""
+        if base == "super" and ops[:3] == ("()", ".__new__", "()"):
+            taken = 3
+        elif base == "type" and ops[:2] == (".__new__", "()"):
+            taken = 2
+        else:
+            return None
+        scope = self.scopes.get(scope_id)
+        d = scope.definition if scope is not None else None
+        if scope is None or d is None or d.name != "__new__" or not scope.owner_class:
+            return None
+        made = self._made_by(scope.owner_class)
+        return (made, taken) if made else None
 
     def _accessor(self, prop: str, index: int, scope_id: str, kind: str) -> Values:
         """The getter (``index`` 0) or setter (1) a ``<property:get,set>`` value names."""
@@ -1630,6 +1651,8 @@ class Resolver(DjangoModels):
             if scope.method_kind == "classmethod":
                 return self._class_param(scope, name, scope.owner_class)
             vals[("IS", scope.owner_class)] = False
+            if scope.method_kind == "method" and scope.definition is not None and scope.definition.name != "__new__":
+                vals.update(self._made_by(scope.owner_class))  # a metaclass's instance is a class
             return vals
         self.touched_param = True
         for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
@@ -2298,6 +2321,33 @@ class Resolver(DjangoModels):
         if hit is None or hit[1] is None:
             return {}
         return {("R", v[1]): True for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method"}
+
+    def metaclass_users(self, meta_id: str) -> list[str]:
+        """The classes whose own statement names ``meta_id`` (or a subclass of it) as their
+        metaclass: they and their subclasses are what an instance of it may be."""
+        self._note(("<subclasses>", ""))  # a class's metaclass= is part of the hierarchy
+        if self._metaclass_users is None:
+            if ("<metaclass-users>", "") in self._active:
+                return []
+            self._active.add(("<metaclass-users>", ""))
+            users: dict[str, list[str]] = defaultdict(list)
+            try:
+                for sid, scope in self.scopes.items():
+                    d = scope.definition
+                    if scope.kind != "class" or d is None or not d.metaclass:
+                        continue
+                    for val in self.resolve(d.metaclass, scope.parent or sid) or {}:
+                        if val[0] == "S" and self.scopes[val[1]].kind == "class":
+                            for cls in self.mro(val[1]):
+                                users[cls].append(sid)
+            finally:
+                self._active.discard(("<metaclass-users>", ""))
+            self._metaclass_users = dict(users)
+        return self._metaclass_users.get(meta_id, [])
+
+    def _made_by(self, meta_id: str) -> Values:
+        """A class a metaclass makes (or an instance of it): one of its users, or a subclass."""
+        return {("CS", cls): True for cls in self.metaclass_users(meta_id)}
 
     def metaclasses(self, class_id: str) -> list[str]:
         """The repository classes a class's metaclass may be: what its own statement's

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from helpers.linking import facts
+import pytest
+from helpers.linking import assert_derived_both_ways, facts
 
 from impactbot.extract import extract
-from impactbot.link import link
+from impactbot.link import incremental, link
 from impactbot.model import LinkedGraph
 
 META = """
@@ -140,3 +141,59 @@ def test_type_with_three_arguments_runs_what_a_class_statement_runs() -> None:
     assert {t for s, t in edges if s == "m.py::make"} == hooks  # bases named by a tuple's name
     assert {t for s, t in edges if s == "m.py::Model::derive"} == hooks  # `cls` of a classmethod
     assert not {t for s, t in edges if s in ("m.py::plain", "m.py::describe")}  # no repository base; type(x)
+
+
+MAKING = """
+class Options:
+    def __init__(self, meta):
+        self.meta = meta
+
+
+class SchemaMeta(type):
+    def __new__(mcs, name, bases, attrs):
+        klass = super().__new__(mcs, name, bases, attrs)
+        klass.opts = klass.OPTIONS_CLASS(attrs.get("Meta"))
+        return klass
+
+    def __init__(cls, name, bases, attrs):
+        super().__init__(name, bases, attrs)
+        cls.resolve_hooks()
+
+
+class Schema(metaclass=SchemaMeta):
+    OPTIONS_CLASS = Options
+
+    @classmethod
+    def resolve_hooks(cls):
+        return []
+
+
+class ChildSchema(Schema):
+    @classmethod
+    def resolve_hooks(cls):
+        return ["child"]
+
+
+class Plain(type):
+    def __init__(cls, name, bases, attrs):
+        cls.resolve_hooks()
+"""
+
+
+def test_a_metaclass_method_works_on_the_classes_it_makes() -> None:
+    edges = {(e.source, e.target) for e in link(facts({"m.py": MAKING})).edges if e.kind == "calls"}
+    # `cls` of a metaclass's __init__ is Schema or a subclass; so is what type's __new__ made
+    assert {t for s, t in edges if s == "m.py::SchemaMeta::__init__"} == {
+        "m.py::Schema::resolve_hooks", "m.py::ChildSchema::resolve_hooks"}
+    assert {t for s, t in edges if s == "m.py::SchemaMeta::__new__"} == {"m.py::Options", "m.py::Options::__init__"}
+    assert not {t for s, t in edges if s == "m.py::Plain::__init__"}  # a metaclass no class uses makes nothing
+
+
+def test_a_derived_graph_follows_a_class_taking_a_metaclass_in_another_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    before = "from m import Plain\n\n\nclass Loose:\n    pass\n"
+    after = ("from m import Plain\n\n\nclass Loose(metaclass=Plain):\n    @classmethod\n"
+             "    def resolve_hooks(cls):\n        return []\n")
+    assert_derived_both_ways({"m.py": MAKING}, "other.py", before, after)
+    edges = {(e.source, e.target) for e in link(facts({"m.py": MAKING, "other.py": after})).edges}
+    assert ("m.py::Plain::__init__", "other.py::Loose::resolve_hooks") in edges
