@@ -62,6 +62,9 @@ EXTERNAL: Value = ("X", "")
 # More possible values than this is not knowledge: the expression is treated as
 # unknown rather than linked to every candidate.
 MAX_VALUES = 12
+# the elements of a module's or class's display may be more (a parametrize list of
+# cases): each one is written out there, not gathered from calls
+MAX_LISTED = 64
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
@@ -360,6 +363,7 @@ class Resolver(DjangoModels):
         self._wrappers: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
+        self._parametrized_names: set[tuple[str, str]] | None = None  # see ``_parametrized``
         self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, bool]] = {}
         self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, bool]] = {}
         self._building_subclasses = False
@@ -1437,7 +1441,15 @@ class Resolver(DjangoModels):
             vals = self.lookup(base, scope_id)
         if vals is None:
             return None
-        return self._apply_ops(vals, ops, scope_id)
+        return self._apply_ops(vals, ops, scope_id, MAX_LISTED if self._parametrized(base, scope_id) else MAX_VALUES)
+
+    def _parametrized(self, name: str, scope_id: str) -> bool:
+        """Whether ``name`` is a test's parameter that parametrize lists the cases of."""
+        if self._parametrized_names is None:
+            self._parametrized_names = {
+                (sid, p[0]) for sid, scope in self.scopes.items()
+                if scope.definition is not None for p in scope.definition.parametrized}
+        return (scope_id, name) in self._parametrized_names
 
     def _keyed(self, base: str, ops: tuple[str, ...], scope_id: str) -> tuple[Values, int] | None:
         """What leading constant-key reads (``d["a"]``, ``fs[0]``, ``cfg["h"]["on"]``) give
@@ -1500,14 +1512,20 @@ class Resolver(DjangoModels):
             scope = self.scopes.get(scope.parent) if scope.parent else None
         return None
 
-    def _apply_ops(self, vals: Values, ops: tuple[str, ...], scope_id: str) -> Values:
+    def _apply_ops(self, vals: Values, ops: tuple[str, ...], scope_id: str, cap: int = MAX_VALUES) -> Values:
+        """What ``ops`` give from ``vals``; nothing once more than ``cap`` values come out
+        (a parametrized test's cases, each written out, may be more than other values)."""
         i = 0
         while i < len(ops):
             op = ops[i]
             if op[0] == "(":
                 vals = self._super_of(op, scope_id) if ("B", "super") in vals else self.call_results(vals, scope_id)
             elif op[0] == "[":
+                listed = all(v[0] == "D" and self.scopes[v[1]].kind in ("module", "class") for v in vals)
                 vals = self._elements_at(vals, op)
+                if listed and len(vals) <= MAX_LISTED:  # each element written out: a case each
+                    i += 1
+                    continue
             elif op in _STEP_OPS and ops[i + 1 : i + 2] == ("()",) and any(v[0] in ("G", "D") for v in vals):
                 vals = self._stepped(vals, op, scope_id)
                 i += 1
@@ -1517,7 +1535,7 @@ class Resolver(DjangoModels):
                 i += 1
             else:
                 vals = self._members(vals, op[1:])
-            if not vals or len(vals) > MAX_VALUES:
+            if not vals or len(vals) > cap:
                 return {}
             i += 1
         return vals

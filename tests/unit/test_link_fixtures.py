@@ -321,6 +321,22 @@ def test_one(field):
             ("tests/test_p.py::test_one", "fields.py::Boolean::deserialize")} <= calls
 
 
+def test_a_long_parametrize_list_still_gives_each_case() -> None:
+    classes = "".join(f"\n\nclass Kind{i}:\n    def render(self):\n        pass\n" for i in range(20))
+    cases = ", ".join(f"pytest.param(Kind{i}(), {i}, id='k{i}')" for i in range(20))
+    source = f"""
+import pytest
+from kinds import *
+
+@pytest.mark.parametrize(("kind", "expected"), [{cases}])
+def test_render(kind, expected):
+    kind.render()
+"""
+    calls = {(s, t) for s, t, k in _edges({"kinds.py": classes, "tests/test_k.py": source}) if k == "calls"}
+    rendered = {t for s, t in calls if s == "tests/test_k.py::test_render"}
+    assert rendered == {f"kinds.py::Kind{i}::render" for i in range(20)}
+
+
 FIXTURE_PARAMS = """
 import pytest
 from fields import Boolean, Integer, String
