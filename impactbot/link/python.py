@@ -51,6 +51,7 @@ from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
 from impactbot.link.django import DjangoModels
+from impactbot.link.metaclasses import Metaclasses
 from impactbot.link.modules import ModuleIndex
 from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, symbol_id
 
@@ -335,7 +336,7 @@ def _only_imports(sources: list[object] | None) -> bool:
     return bool(sources) and all(isinstance(s, Import) and s.name not in (None, "*") for s in sources or ())
 
 
-class Resolver(DjangoModels):
+class Resolver(DjangoModels, Metaclasses):
     """Resolves the expressions of one revision's Python files (Django's models: see
     :class:`impactbot.link.django.DjangoModels`)."""
 
@@ -1375,23 +1376,6 @@ class Resolver(DjangoModels):
                 return self._with_defaults(read or found, ops, scope_id)
         return found
 
-    def _class_making(self, base: str, ops: tuple[str, ...], scope_id: str) -> tuple[Values, int] | None:
-        """``super().__new__(mcs, ...)`` (or ``type.__new__(mcs, ...)``) in a metaclass's
-        ``__new__`` gives the class being made: one the metaclass makes. (Its value, and how
-        many ops it takes; None for anything else.)"""
-        if base == "super" and ops[:3] == ("()", ".__new__", "()"):
-            taken = 3
-        elif base == "type" and ops[:2] == (".__new__", "()"):
-            taken = 2
-        else:
-            return None
-        scope = self.scopes.get(scope_id)
-        d = scope.definition if scope is not None else None
-        if scope is None or d is None or d.name != "__new__" or not scope.owner_class:
-            return None
-        made = self._made_by(scope.owner_class)
-        return (made, taken) if made else None
-
     def _accessor(self, prop: str, index: int, scope_id: str, kind: str) -> Values:
         """The getter (``index`` 0) or setter (1) a ``<property:get,set>`` value names."""
         names = prop[len("<property:") : -1].split(",")
@@ -2340,62 +2324,6 @@ class Resolver(DjangoModels):
             return {}
         return {("R", v[1]): True for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method"}
 
-    def metaclass_users(self, meta_id: str) -> list[str]:
-        """The classes whose own statement names ``meta_id`` (or a subclass of it) as their
-        metaclass: they and their subclasses are what an instance of it may be."""
-        self._note(("<subclasses>", ""))  # a class's metaclass= is part of the hierarchy
-        if self._metaclass_users is None:
-            if ("<metaclass-users>", "") in self._active:
-                return []
-            self._active.add(("<metaclass-users>", ""))
-            users: dict[str, list[str]] = defaultdict(list)
-            try:
-                for sid, scope in self.scopes.items():
-                    d = scope.definition
-                    if scope.kind != "class" or d is None or not d.metaclass:
-                        continue
-                    for val in self.resolve(d.metaclass, scope.parent or sid) or {}:
-                        if val[0] == "S" and self.scopes[val[1]].kind == "class":
-                            for cls in self.mro(val[1]):
-                                users[cls].append(sid)
-            finally:
-                self._active.discard(("<metaclass-users>", ""))
-            self._metaclass_users = dict(users)
-        return self._metaclass_users.get(meta_id, [])
-
-    def _made_by(self, meta_id: str) -> Values:
-        """A class a metaclass makes (or an instance of it): one of its users, or a subclass."""
-        return {("CS", cls): True for cls in self.metaclass_users(meta_id)}
-
-    def metaclasses(self, class_id: str) -> list[str]:
-        """The repository classes a class's metaclass may be: what its own statement's
-        ``metaclass=`` names, or else the first class along its MRO that names one (a
-        metaclass is inherited; Python's pick of the most derived one is not modelled)."""
-        key = ("<metaclass>", class_id)
-        if key in self._active:
-            return []
-        self._active.add(key)
-        try:
-            for cls in self.mro(class_id):
-                scope = self.scopes.get(cls)
-                if scope is None or scope.definition is None or not scope.definition.metaclass:
-                    continue
-                vals = self.resolve(scope.definition.metaclass, scope.parent or cls) or {}
-                found = sorted(v[1] for v in vals if v[0] == "S" and self.scopes[v[1]].kind == "class")
-                if found:
-                    return found
-            return []
-        finally:
-            self._active.discard(key)
-
-    def _metaclass_member(self, class_id: str, attr: str) -> tuple[Values, str | None] | None:
-        """``attr`` read on a class that does not have it: its metaclass's, if one gives it."""
-        for meta in self.metaclasses(class_id):
-            hit = self.class_member(meta, attr)
-            if hit is not None and hit[1] is not None:
-                return hit
-        return None
-
     def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
         hit = self.class_member(class_id, dunder)
         if hit is None:
@@ -2610,18 +2538,6 @@ class Resolver(DjangoModels):
         """Whether ``expr`` can only be a class of the repository (not an instance of one)."""
         vals = self.resolve_at(expr, scope_id, line) if expr else None
         return bool(vals) and all(v[0] == "CS" or self.is_class(v) for v in vals or {})
-
-    def metaclass_dunders(self, expr: str, dunder: str, scope_id: str, line: int) -> list[Target]:
-        """What syntax on a class object (``for x in C``, ``C[int]``, ``C == D``) runs: its
-        metaclass's protocol method."""
-        out: list[Target] = []
-        for val, inferred in (self.resolve_at(expr, scope_id, line) or {}).items():
-            for meta in self._class_metaclasses(val):
-                out.extend(self._dunder_targets(meta, dunder, inferred))
-        return out
-
-    def _class_metaclasses(self, val: Value) -> list[str]:
-        return self.metaclasses(val[1]) if val[0] in ("S", "CS") and self.scopes[val[1]].kind == "class" else []
 
     def is_class(self, val: Value) -> bool:
         """Whether a value is exactly a class defined in the repository."""
