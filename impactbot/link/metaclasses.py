@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from impactbot.link.python import Scope, Target, Value, Values
 
 
+# what a class finds on ``object`` before its metaclass is looked at
+_OBJECT_ATTRIBUTES = frozenset(dir(object))
+
+
 class Metaclasses:
     """The resolver's rules for metaclasses (mixed into ``Resolver``)."""
 
@@ -89,7 +93,11 @@ class Metaclasses:
             self._active.discard(key)
 
     def _metaclass_member(self, class_id: str, attr: str) -> tuple[Values, str | None] | None:
-        """``attr`` read on a class that does not have it: its metaclass's, if one gives it."""
+        """``attr`` read on a class that does not have it: its metaclass's, if one gives it.
+        Not what every class has from ``object`` (``Model.__new__`` is ``object.__new__``,
+        not the metaclass's ``__new__``)."""
+        if attr in _OBJECT_ATTRIBUTES:
+            return None
         for meta in self.metaclasses(class_id):
             hit = self.class_member(meta, attr)
             if hit is not None and hit[1] is not None:

@@ -197,3 +197,19 @@ def test_a_derived_graph_follows_a_class_taking_a_metaclass_in_another_file(monk
     assert_derived_both_ways({"m.py": MAKING}, "other.py", before, after)
     edges = {(e.source, e.target) for e in link(facts({"m.py": MAKING, "other.py": after})).edges}
     assert ("m.py::Plain::__init__", "other.py::Loose::resolve_hooks") in edges
+
+
+def test_what_every_class_has_from_object_is_not_looked_up_on_the_metaclass() -> None:
+    source = MAKING + '''
+
+class Model(Schema):
+    @classmethod
+    def construct(cls):
+        return cls.__new__(cls)
+
+    def copy(self):
+        return self
+'''
+    edges = {(e.source, e.target) for e in link(facts({"m.py": source})).edges if e.kind == "calls"}
+    # `cls.__new__` is object's: what it makes is an instance, not a class the metaclass made
+    assert not {t for s, t in edges if s == "m.py::Model::construct"}
