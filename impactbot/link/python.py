@@ -944,9 +944,10 @@ class Resolver(DjangoModels, Metaclasses):
             if cls.startswith("X:"):
                 return {EXTERNAL: False}, None
             scope = scopes[cls]
-            if attr in scope.names:
-                return self._resolve_sources(scope.names[attr], scope), cls
             own = inst_attrs[cls].get(attr, []) if cls in inst_attrs else []
+            if attr in scope.names:
+                found = self._resolve_sources(scope.names[attr], scope)
+                return (self._with_stores(found, scope.names[attr], own) if own else found), cls
             outside = self._stores_on(cls, attr, own_class and i == 0) if stored else []
             if own or outside:
                 # a property further up is a data descriptor: it wins over the instance's
@@ -965,6 +966,18 @@ class Resolver(DjangoModels, Metaclasses):
                 _merge(vals, rest[0], False)
                 return vals, rest[1]
         return None
+
+    def _with_stores(self, found: Values, sources: list[object], stores: list[tuple[Binding, str]]) -> Values:
+        """A class-level default (``conn = None``) that the class's own methods also store
+        on the instance (``self.conn = Conn()``): either, as the instance's own attribute
+        hides the class's once set. A method or property of that name stays what it is
+        (stores on a property go through its setter)."""
+        if any(isinstance(src, Defn) for src in sources) or _made_property(sources) is not None:
+            return found
+        out = dict(found)
+        for binding, where in stores:
+            _merge(out, self._stored_value(binding, where), True)
+        return out
 
     def _data_descriptor(self, mro: tuple[str, ...], attr: str) -> tuple[Values, str | None] | None:
         """The property (not a ``cached_property``) the first class along ``mro`` defining
@@ -1357,7 +1370,7 @@ class Resolver(DjangoModels, Metaclasses):
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
-        made = self._class_making(base, ops, scope_id)
+        made = self._class_making(base, ops, scope_id) or self._instance_making(base, ops, scope_id)
         if made is not None:
             return self._apply_ops(made[0], ops[made[1]:], scope_id)
         if base == "request" and ops[:1] == (".param",) and (scope_id, "request.param") in self.param_flow:
@@ -1375,6 +1388,29 @@ class Resolver(DjangoModels, Metaclasses):
                     read = {**read, **found}
                 return self._with_defaults(read or found, ops, scope_id)
         return found
+
+    def _instance_making(self, base: str, ops: tuple[str, ...], scope_id: str) -> tuple[Values, int] | None:
+        """``super().__new__(cls)`` in a class's ``__new__``, and ``cls.__new__(cls)`` on a
+        class whose ``__new__`` is object's: an instance of that class, not yet
+        initialised. (Its value, and how many ops it takes; None for anything else.)"""
+        if base == "super" and ops[:3] == ("()", ".__new__", "()"):
+            scope = self.scopes.get(scope_id)
+            d = scope.definition if scope is not None else None
+            if scope is None or d is None or d.name != "__new__" or not scope.owner_class:
+                return None
+            return {("IS", scope.owner_class): True}, 3
+        if ops[:2] != (".__new__", "()"):
+            return None
+        classes = self.resolve(base, scope_id) or {}
+        out: Values = {}
+        for val in classes:
+            if val[0] not in ("S", "CS") or self.scopes[val[1]].kind != "class":
+                return None
+            hit = self.class_member(val[1], "__new__")
+            if hit is not None and hit[1] is not None:
+                return None  # its own __new__ runs, and gives what it returns
+            out[("I" if val[0] == "S" else "IS", val[1])] = True
+        return (out, 2) if out else None
 
     def _accessor(self, prop: str, index: int, scope_id: str, kind: str) -> Values:
         """The getter (``index`` 0) or setter (1) a ``<property:get,set>`` value names."""
@@ -1650,7 +1686,8 @@ class Resolver(DjangoModels, Metaclasses):
     def _param_values(self, scope: Scope, name: str) -> Values:
         vals: Values = {}
         if name == scope.first_param and scope.owner_class:
-            if scope.method_kind == "classmethod":
+            made = scope.definition is not None and scope.definition.name == "__new__"  # gets the class too
+            if scope.method_kind == "classmethod" or made:
                 return self._class_param(scope, name, scope.owner_class)
             vals[("IS", scope.owner_class)] = False
             if scope.method_kind == "method" and scope.definition is not None and scope.definition.name != "__new__":

@@ -265,3 +265,61 @@ def test_a_class_statement_calls_the_init_subclass_of_its_bases(monkeypatch: pyt
     assert derived == graph
     _, back = derived_from(facts({"a.py": base, "b.py": sub, "c.py": other}), old)
     assert back == link(old)
+
+
+DEFAULTS_AND_NEW = """
+class Conn:
+    def send(self):
+        pass
+
+
+class Client:
+    conn = None
+    retries = 3
+
+    def __init__(self):
+        self.conn = Conn()
+
+    def go(self):
+        self.conn.send()
+
+
+class Singleton:
+    _instance = None
+
+    def __new__(cls, *args, **kwargs):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+            cls._instance.setup()
+        return cls._instance
+
+    def setup(self):
+        pass
+
+
+class Record:
+    @classmethod
+    def construct(cls, **values):
+        record = cls.__new__(cls)
+        record.fill(values)
+        return record
+
+    def fill(self, values):
+        pass
+
+
+def use():
+    Record.construct(a=1).fill({})
+"""
+
+
+def test_a_class_default_and_what_the_class_stores_on_its_instances_are_both_the_attribute() -> None:
+    found = calls(link(facts({"m.py": DEFAULTS_AND_NEW})))
+    assert ("Client::go", "Conn::send") in found  # `conn = None` no longer hides `self.conn = Conn()`
+
+
+def test_new_makes_an_instance_of_the_class_it_gets() -> None:
+    found = calls(link(facts({"m.py": DEFAULTS_AND_NEW})))
+    assert ("Singleton::__new__", "Singleton::setup") in found  # super().__new__(cls), stored on cls
+    assert ("Record::construct", "Record::fill") in found  # cls.__new__(cls): object's, an instance
+    assert ("use", "Record::fill") in found
