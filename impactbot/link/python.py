@@ -63,6 +63,8 @@ EXTERNAL: Value = ("X", "")
 # More possible values than this is not knowledge: the expression is treated as
 # unknown rather than linked to every candidate.
 MAX_VALUES = 12
+# what the __init__ a dataclass (attrs class) is given calls after setting the fields
+POST_INITS = ("__post_init__", "__attrs_post_init__")
 # the elements of a module's or class's display may be more (a parametrize list of
 # cases): each one is written out there, not gathered from calls
 MAX_LISTED = 64
@@ -1704,7 +1706,9 @@ class Resolver(DjangoModels, Metaclasses):
         if expr == "<lambda>":
             return {("L",): False}
         if expr.startswith("<def:"):  # the function itself, as a decorator receives it
-            return {("F", expr[5:-1]): False}
+            scope = self.scopes.get(expr[5:-1])
+            # (a class decorator gets the class itself: one to call, construct, read)
+            return {("S" if scope is not None and scope.kind == "class" else "F", expr[5:-1]): False}
         if expr.startswith("<fixture:"):  # what pytest passes for a fixture parameter
             return self._fixture_value(expr[9:-1])
         if expr.startswith("<key:"):  # a constant-key element, never a container's bag
@@ -2320,6 +2324,7 @@ class Resolver(DjangoModels, Metaclasses):
                 for dunder in ("__new__", "__init__"):
                     constructions.extend(self._dunder_targets(val[1], dunder, inferred))
                 yield from (t if checked else Target(t.id, t.inferred, None) for t in constructions)
+                yield from self._post_init(val[1], inferred)
                 return
             bound = None if kind == "UB" else kind in ("BM", "R") or scope.method_kind == "classmethod"
             yield Target(val[1], inferred, bound)
@@ -2331,6 +2336,28 @@ class Resolver(DjangoModels, Metaclasses):
             yield from self._dunder_targets(val[1], "__call__", inferred)
         elif kind == "CS":
             yield from self._constructions(val[1], inferred)
+
+    def _post_init(self, class_id: str, inferred: bool) -> Iterator[Target]:
+        """The ``__post_init__`` (attrs: ``__attrs_post_init__``) the ``__init__`` a
+        dataclass or attrs class was given calls, with the init-only fields as arguments
+        (not checked)."""
+        for cls in self.mro(class_id):
+            if cls.startswith("X:"):
+                return
+            d = self.scopes[cls].definition
+            if d is not None and d.generated_init is not None:
+                break
+            if self._defines(cls, "__init__"):
+                return  # a hand-written __init__ runs instead
+        else:
+            return
+        for hook in POST_INITS:
+            for t in self._dunder_targets(class_id, hook, inferred):
+                yield Target(t.id, t.inferred, None)
+
+    def _defines(self, class_id: str, name: str) -> bool:
+        """Whether the class body defines ``name`` with a ``def``."""
+        return any(isinstance(b, Defn) for b in self.scopes[class_id].names.get(name, ()))
 
     def _constructions(self, class_id: str, inferred: bool) -> Iterator[Target]:
         """Calling a class that may be any subclass: each of them and what constructs it.
