@@ -103,7 +103,7 @@ class RouteFacts(FileState):
             elif name in MOUNTING and mounts and function.kind_id == self.e.attribute:
                 routes.extend(self._mounted_router(node, function, MOUNTING[name]))
             elif added and (method := self._added_method(function, name)) != "-":
-                routes.extend(self._added_route(node, name, method))
+                routes.extend(self._added_route(node, function, name, method))
             elif mounts and (name in MOUNT_OBJECTS or name == "add_subapp"):
                 routes.extend(self._mount_object(node, function, name))
             elif name in ROUTE_LISTS and function.kind_id == self.e.attribute:
@@ -441,7 +441,7 @@ class RouteFacts(FileState):
             if node.kind_id == self.e.call:
                 function = node.child_by_field_id(self.e.f["function"])
                 last = self._last_name(function) if function is not None else None
-                if last in INLINE_LISTS and node is not call:
+                if last in INLINE_LISTS:
                     return _inline(node)
                 if last in ("append", "extend", "insert", *ROUTE_LISTS) and function is not None and \
                         function.kind_id == self.e.attribute:
@@ -468,7 +468,7 @@ class RouteFacts(FileState):
                 return AIOHTTP_DEFINITIONS[name]
         return "" if name in ROUTE_OBJECTS else "-"
 
-    def _added_route(self, call: Node, name: str, method: str | None) -> list[Route]:
+    def _added_route(self, call: Node, function: Node, name: str, method: str | None) -> list[Route]:
         """``app.router.add_get("/p", handler, name="p")``, ``web.post("/p", handler)``,
         aiohttp's ``add_route("GET", "/p", handler)`` and Starlette's ``add_route("/p",
         endpoint, methods=[...])``, ``Route("/p", endpoint)``, ``app.add_api_route(...)``."""
@@ -485,8 +485,7 @@ class RouteFacts(FileState):
         methods = (method,) if method else self._methods(keywords.get("methods"))
         named = keywords.get("name")
         label = string_value(named) if named is not None and named.kind_id in self.e.string else None
-        function = call.child_by_field_id(self.e.f["function"])
-        receiver = function.child_by_field_id(self.e.f["object"]) if function is not None else None
+        receiver = function.child_by_field_id(self.e.f["object"])
         owner = _app_of(text_of(receiver)) if name in ADDED_ROUTES and receiver is not None else self._holder(call)
         return [Route(self.scope_at(call.start_byte), pattern, expr, line_of(call), "path", methods, label, owner)]
 

@@ -7,13 +7,16 @@ that asks for ``reverse("order-detail")`` or ``url_for("show_order")`` runs the 
 of that name. A route's pattern is what its router or blueprint (same file) and the
 mounts above it put before its own: ``include()`` in Django URLconfs (a module by name
 or expr, a REST framework router's ``urls``, a list), ``include_router(prefix=)``,
-``register_blueprint(url_prefix=)``, through every level. Where the top of that chain
-is mounted is not known (a root URLconf, an app served under a path), so routes are
-matched by their last segments: a request matches every route whose pattern ends its
-path (more tests selected, not fewer); a pattern of parameters alone matches only a
-path of its own length, and a request matching a route of its own file or function (a
-test defining its app) only those. Every HTTP request also runs the middleware and
-request hooks (see ``route_edges``).
+``register_blueprint(url_prefix=)``, Starlette's ``Mount``, aiohttp's ``add_subapp``,
+through every level (see :class:`_Mounts`). Where the top of that chain is mounted is
+not known (a root URLconf, an app served under a path), so routes are matched by their
+last segments: a request matches every route whose pattern ends its path (more tests
+selected, not fewer); a pattern of parameters alone matches only a path of its own
+length, and a request matching a route of its own file or function (a test defining
+its app) only those. What a test module declares (its app, at its top or in a
+fixture) serves only its own requests, what a test function declares only that
+test's (see ``_visible``). Every HTTP request also runs the middleware and request
+hooks (see ``route_edges``).
 """
 
 from __future__ import annotations
