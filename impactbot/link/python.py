@@ -1372,9 +1372,10 @@ class Resolver(DjangoModels, Metaclasses):
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
-        made = self._class_making(base, ops, scope_id) or self._instance_making(base, ops, scope_id)
-        if made is not None:
-            return self._apply_ops(made[0], ops[made[1]:], scope_id)
+        if ".__new__" in ops[:2]:  # (a plain test first: this runs for every expression)
+            made = self._class_making(base, ops, scope_id) or self._instance_making(base, ops, scope_id)
+            if made is not None:
+                return self._apply_ops(made[0], ops[made[1]:], scope_id)
         if base == "request" and ops[:1] == (".param",) and (scope_id, "request.param") in self.param_flow:
             # a fixture's `params=[...]` (see extract's _fixture_params), one element per run
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
