@@ -431,6 +431,13 @@ class Expressions:
 # case of a parametrize list, stands for its (first) value the same way.
 COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param"})
 _COPIES = frozenset(name.encode() for name in COPIES)
+# Django's app registry: ``apps.get_model("shop", "Order")`` (or ``"shop.Order"``, or a
+# project's own ``get_model`` helper) gives the model class of that name
+MODEL_LOOKUPS = frozenset({"get_model"})
+# Django's shortcuts giving one row of the model (or queryset) they are handed:
+# ``get_object_or_404(Product, pk=1)`` is a Product, as ``Product.objects.get(pk=1)`` is
+FETCHES = frozenset({"get_object_or_404", "shortcuts.get_object_or_404", "aget_object_or_404"})
+_FETCHES = frozenset(name.encode() for name in FETCHES)
 # Builtins that make a new sequence of what iterating their argument gives: ``list(xs)``,
 # ``sorted(xs, key=k)`` stand for ``xs.__iter__()`` (not for xs: the sequence is a list,
 # whatever class xs is of).
@@ -446,7 +453,7 @@ _STEPS = {b"iter": "__iter__", b"next": "__next__"}
 # Calls whose value ``expr`` renders as what they stand for (``getattr(o, "name")`` reads
 # o.name, ``type(o)`` is o.__class__, ``iter(x)`` is x.__iter__(), a copy is its
 # argument, a partial the function it holds), not as the call's result.
-RENDERED_CALLS = frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
+RENDERED_CALLS = frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING | FETCHES
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
@@ -496,6 +503,15 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 held = _partial(node)
                 if held is not None:
                     return held
+            if function is not None and function.kind_id in (identifier, attribute) and \
+                    (function.text or b"").rpartition(b".")[2].decode() in MODEL_LOOKUPS:
+                named = _named_model(node)
+                if named is not None:
+                    return named
+            if function is not None and function.text in _FETCHES:
+                fetched = _fetched(node)
+                if fetched is not None:
+                    return fetched
             if function is not None and function.text in _COPIES:
                 copied = _copied(node)
                 if copied is not None:
@@ -596,6 +612,32 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if not args or args[0].kind_id not in operands:
             return None
         return expr(args[0])
+
+    def _named_model(node: Node) -> str | None:
+        # `<model-named:shop/Order>`: the resolver finds the model class of that name (a
+        # slash for the dot, as the name is one base of an expression)
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        texts: list[str] = []
+        for arg in args[:2]:
+            split = string_body(arg.text or b"") if arg.kind_id in strings else None
+            if split is None or split[0] not in (b"", b"r", b"u"):
+                break
+            texts.append(split[1].decode("utf-8", "replace"))
+        app, _, name = ".".join(texts).rpartition(".")
+        return f"<model-named:{app}/{name}>" if texts and name.isidentifier() else None
+
+    def _fetched(node: Node) -> str | None:
+        # a model class (a name) gives one of its instances; a manager or queryset its `get()`
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if not args or args[0].kind_id not in operands:
+            return None
+        held = expr(args[0])
+        if held is None:
+            return None
+        named = args[0].kind_id in (identifier, attribute) or held.startswith("<model-named:")
+        return held + ("()" if named else ".get()")
 
     def _iterated(node: Node) -> str | None:
         # `list(xs)`, `sorted(xs, key=k)`: one positional argument, keywords only beside it

@@ -247,6 +247,16 @@ class DjangoModels:
                       and site.args and site.args[0]]
         return [v[1] for e in exprs for v in (self.resolve(e, owner.id) or {}) if v[0] == "S"]
 
+    def models_named(self, label: str) -> list[str]:
+        """The model classes ``apps.get_model`` gives for ``app_label.Name`` (or ``Name``):
+        those of that name, and of those the ones in a directory named like the app when
+        any is."""
+        self._note(("<subclasses>", ""))  # a model added or gone elsewhere may be the one
+        app, _, name = label.rpartition(".")
+        found = [c for c in self.by_name.get(name, ()) if self.scopes[c].kind == "class" and self._is_model(c)]
+        in_app = [c for c in found if app and f"/{app}/" in "/" + c.split("::", 1)[0]]
+        return sorted(in_app or found)
+
     def _model_named(self, arg: str, scope: Scope, cls: str) -> str | None:
         """The model class a relation field names: a class, ``"self"``, ``"Customer"`` or
         ``"app_label.Customer"`` (a model of that name, when only one has it)."""

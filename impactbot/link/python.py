@@ -1381,6 +1381,9 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<model-named:"):  # `apps.get_model("shop", "Order")`
+            models: Values = {("S", cls): True for cls in self.models_named(base[13:-1].replace("/", "."))}
+            return self._apply_ops(models, ops, scope_id)
         found = self._resolve_ops(base, ops, scope_id)
         if not found or _outside_only(found):
             reads = _container_ops(ops, keys=True)

@@ -276,3 +276,72 @@ def test_a_derived_graph_follows_a_manager_changed_in_another_file(monkeypatch: 
     assert other != MANAGED
     files = {"shop/__init__.py": "", "shop/uses.py": MANAGED_USES}
     assert_derived_both_ways(files, "shop/models.py", MANAGED, other)
+
+
+LOOKUPS_MODELS = """
+from django.db import models
+
+
+class Order(models.Model):
+    def pay(self):
+        pass
+
+
+class Invoice(models.Model):
+    def send(self):
+        pass
+"""
+
+BLOG_MODELS = """
+from django.db import models
+
+
+class Order(models.Model):
+    def publish(self):
+        pass
+"""
+
+LOOKUPS = """
+from django.apps import apps
+from django.shortcuts import get_object_or_404
+from oscar.core.loading import get_model
+
+Order = get_model("shop", "Order")
+
+
+def pay(pk):
+    Order.objects.get(pk=pk).pay()
+
+
+def publish():
+    model = apps.get_model("blog.Order")
+    model().publish()
+
+
+def send(pk):
+    invoice = get_object_or_404(apps.get_model("shop", "Invoice"), pk=pk)
+    invoice.send()
+    again = get_object_or_404(Order.objects.filter(paid=False), pk=pk)
+    again.pay()
+"""
+
+LOOKUP_FILES = {"shop/__init__.py": "", "shop/models.py": LOOKUPS_MODELS, "blog/__init__.py": "",
+                "blog/models.py": BLOG_MODELS, "shop/views.py": LOOKUPS}
+
+
+def test_models_looked_up_by_name_and_fetched_by_shortcuts_are_the_repositorys() -> None:
+    edges = {(e.source, e.target) for e in link(facts(LOOKUP_FILES)).edges if e.kind == "calls"}
+    v = "shop/views.py::"
+    assert {
+        (v + "pay", "shop/models.py::Order::pay"),  # get_model("shop", "Order"): the shop app's
+        (v + "publish", "blog/models.py::Order::publish"),  # "blog.Order"
+        (v + "send", "shop/models.py::Invoice::send"),  # get_object_or_404(Model, ...): one row
+        (v + "send", "shop/models.py::Order::pay"),  # ... or of a queryset
+    } <= edges
+    assert (v + "pay", "blog/models.py::Order::publish") not in edges
+
+
+def test_a_derived_graph_follows_a_model_looked_up_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    after = LOOKUPS_MODELS.replace("class Invoice(models.Model):", "class Invoice:")
+    assert_derived_both_ways(LOOKUP_FILES, "shop/models.py", LOOKUPS_MODELS, after)
