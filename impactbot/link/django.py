@@ -46,6 +46,8 @@ _INSTANCES = frozenset({
 # ... giving (instance, created)
 _PAIRS = frozenset({"get_or_create", "update_or_create", "aget_or_create", "aupdate_or_create"})
 
+# a generic view's methods giving rows of its model, as the queryset method they stand for
+VIEW_ROWS = {"get_object": "get", "get_queryset": "all"}
 # relation fields, by what reading them through an instance gives
 _TO_ONE = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "ParentalKey"})
 _TO_MANY = frozenset({"ManyToManyField", "ParentalManyToManyField"})
@@ -246,6 +248,17 @@ class DjangoModels:
                       if site.line == src.line and site.callee is not None and site.callee.endswith(".from_queryset")
                       and site.args and site.args[0]]
         return [v[1] for e in exprs for v in (self.resolve(e, owner.id) or {}) if v[0] == "S"]
+
+    def view_rows(self, class_id: str, attr: str) -> Values:
+        """``self.get_object()`` / ``self.get_queryset()`` in a generic view (Django's or REST
+        framework's, from outside the repository): a row, or rows, of the model its
+        ``model`` or ``queryset`` attribute names."""
+        models: set[str] = set()
+        for name in ("model", "queryset"):
+            hit = self.class_member(class_id, name)
+            vals = hit[0] if hit is not None and hit[1] is not None else {}
+            models |= {v[1] for v in vals if v[0] == "S" and self._is_model(v[1])} | self.models(vals)
+        return {("QM", model, VIEW_ROWS[attr]): True for model in sorted(models)}
 
     def models_named(self, label: str) -> list[str]:
         """The model classes ``apps.get_model`` gives for ``app_label.Name`` (or ``Name``):

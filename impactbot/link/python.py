@@ -1942,6 +1942,9 @@ class Resolver(DjangoModels, Metaclasses):
                 related = self._related(hit[1], attr, val[1])
                 if related is not None:
                     return {related: True}
+            elif instance and hit is not None and hit[1] is None and attr in django.VIEW_ROWS and (
+                    rows := self.view_rows(val[1], attr)):
+                return rows  # a generic view's object or queryset, of the model it names
             elif instance and (hit is None or hit[1] is None) and self._reverse_relations():
                 # not an attribute of the repository's classes: maybe a relation's reverse
                 reverse = self._reverse_relation(val[1], attr)

@@ -345,3 +345,46 @@ def test_a_derived_graph_follows_a_model_looked_up_by_name(monkeypatch: pytest.M
     monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
     after = LOOKUPS_MODELS.replace("class Invoice(models.Model):", "class Invoice:")
     assert_derived_both_ways(LOOKUP_FILES, "shop/models.py", LOOKUPS_MODELS, after)
+
+
+GENERIC_VIEWS = """
+from django.views.generic import DetailView
+from rest_framework import generics
+
+from shop.models import Invoice, Order
+
+
+class OrderDetail(DetailView):
+    model = Order
+
+    def get_context_data(self, **kwargs):
+        self.get_object().pay()
+
+
+class UnpaidOrders(generics.ListAPIView):
+    queryset = Order.objects.filter(paid=False)
+
+    def summary(self):
+        for order in self.get_queryset():
+            order.pay()
+
+
+class OwnObject(DetailView):
+    model = Order
+
+    def get_object(self):
+        return Invoice()
+
+    def render(self):
+        self.get_object().send()
+"""
+
+
+def test_a_generic_views_object_and_queryset_are_of_the_model_it_names() -> None:
+    files = {**LOOKUP_FILES, "shop/generic.py": GENERIC_VIEWS}
+    edges = {(e.source, e.target) for e in link(facts(files)).edges if e.kind == "calls"}
+    g = "shop/generic.py::"
+    assert {(g + "OrderDetail::get_context_data", "shop/models.py::Order::pay"),
+            (g + "UnpaidOrders::summary", "shop/models.py::Order::pay"),
+            (g + "OwnObject::render", "shop/models.py::Invoice::send")} <= edges
+    assert (g + "OwnObject::render", "shop/models.py::Order::pay") not in edges  # its own get_object
