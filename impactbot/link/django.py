@@ -48,6 +48,8 @@ _PAIRS = frozenset({"get_or_create", "update_or_create", "aget_or_create", "aupd
 
 # a generic view's methods giving rows of its model, as the queryset method they stand for
 VIEW_ROWS = {"get_object": "get", "get_queryset": "all"}
+# ... and the attributes its get() stores them in (a row; rows)
+VIEW_ATTRIBUTES = {"object": "I", "object_list": "Q", "object_list[]": "I"}
 # relation fields, by what reading them through an instance gives
 _TO_ONE = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "ParentalKey"})
 _TO_MANY = frozenset({"ManyToManyField", "ParentalManyToManyField"})
@@ -252,12 +254,15 @@ class DjangoModels:
     def view_rows(self, class_id: str, attr: str) -> Values:
         """``self.get_object()`` / ``self.get_queryset()`` in a generic view (Django's or REST
         framework's, from outside the repository): a row, or rows, of the model its
-        ``model`` or ``queryset`` attribute names."""
+        ``model`` or ``queryset`` attribute names; ``self.object`` and ``self.object_list``
+        (what its ``get()`` stored) the same."""
         models: set[str] = set()
         for name in ("model", "queryset"):
             hit = self.class_member(class_id, name)
             vals = hit[0] if hit is not None and hit[1] is not None else {}
             models |= {v[1] for v in vals if v[0] == "S" and self._is_model(v[1])} | self.models(vals)
+        if attr in VIEW_ATTRIBUTES:  # (an element of the object list: a row)
+            return {(VIEW_ATTRIBUTES[attr], model): True for model in sorted(models)}
         return {("QM", model, VIEW_ROWS[attr]): True for model in sorted(models)}
 
     def models_named(self, label: str) -> list[str]:

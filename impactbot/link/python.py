@@ -1945,6 +1945,9 @@ class Resolver(DjangoModels, Metaclasses):
             elif instance and hit is not None and hit[1] is None and attr in django.VIEW_ROWS and (
                     rows := self.view_rows(val[1], attr)):
                 return rows  # a generic view's object or queryset, of the model it names
+            elif instance and (hit is None or hit[1] is None) and attr in django.VIEW_ATTRIBUTES and any(
+                    cls.startswith("X:") for cls in self.mro(val[1])) and (rows := self.view_rows(val[1], attr)):
+                return rows  # what a generic view's get() stored: its object, its object list
             elif instance and (hit is None or hit[1] is None) and self._reverse_relations():
                 # not an attribute of the repository's classes: maybe a relation's reverse
                 reverse = self._reverse_relation(val[1], attr)

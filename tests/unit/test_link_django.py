@@ -369,6 +369,17 @@ class UnpaidOrders(generics.ListAPIView):
             order.pay()
 
 
+class OrderEdit(DetailView):
+    model = Order
+
+    def get_success_url(self):
+        return self.object.pay()
+
+    def summary(self):
+        for order in self.object_list:
+            order.pay()
+
+
 class OwnObject(DetailView):
     model = Order
 
@@ -386,5 +397,7 @@ def test_a_generic_views_object_and_queryset_are_of_the_model_it_names() -> None
     g = "shop/generic.py::"
     assert {(g + "OrderDetail::get_context_data", "shop/models.py::Order::pay"),
             (g + "UnpaidOrders::summary", "shop/models.py::Order::pay"),
-            (g + "OwnObject::render", "shop/models.py::Invoice::send")} <= edges
+            (g + "OwnObject::render", "shop/models.py::Invoice::send"),
+            (g + "OrderEdit::get_success_url", "shop/models.py::Order::pay"),  # self.object
+            (g + "OrderEdit::summary", "shop/models.py::Order::pay")} <= edges  # self.object_list
     assert (g + "OwnObject::render", "shop/models.py::Order::pay") not in edges  # its own get_object
