@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from impactbot.extract import writes_init
-from impactbot.link.callbacks import callback_arguments
+from impactbot.link.callbacks import TEMPLATE_METHODS, callback_arguments, template_hooks
 from impactbot.link.fixtures import (
     DEFAULT_LAYOUT,
     TestLayout,
@@ -402,6 +402,8 @@ class _Linker:
             targets = self._callbacks(path, site, scope)
             if ("B", "type") in vals and site.positional == 3 and len(site.args) > 1 and site.args[1]:
                 targets += self._class_created(site.args[1], scope, site.line)
+            elif site.callee.rpartition(".")[2] in TEMPLATE_METHODS:
+                targets += self._template_hooks(site.callee, scope, site.line)
         if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
                                                     "abs", "format", "reversed", "bytes", "int",
                                                     "float", "round", "dir", "sorted", "list",
@@ -436,6 +438,31 @@ class _Linker:
             for meta in self.r.metaclasses(val[1]):
                 hooks += [self._first_defining(meta, "__new__"), self._first_defining(meta, "__init__")]
             out += [Target(hook, True, None) for hook in hooks if hook is not None]
+        return out
+
+    def _template_hooks(self, callee: str, scope: str, line: int) -> list[Target]:
+        """``form.is_valid()`` on a form of the repository whose class does not define
+        ``is_valid`` (its framework base does): the hooks of the form's classes it runs."""
+        receiver, _, method = callee.rpartition(".")
+        out: list[Target] = []
+        for val in (self.r.resolve_at(receiver, scope, line) or {}) if receiver else ():
+            if val[0] not in ("I", "IS") or self.r.scopes[val[1]].kind != "class":
+                continue
+            hit = self.r.class_member(val[1], method)
+            if hit is not None and hit[1] is not None:
+                continue  # a method of the repository: its own calls say what runs
+            if method == "save" and self.r.models({val: True}):
+                continue  # a model's save() runs no create() or update() of its own
+            seen: set[str] = set()
+            for cls in self.r.mro(val[1]):
+                if cls.startswith("X:"):
+                    break
+                self.r.methods_read(cls)
+                methods = self._methods(cls)
+                for name in template_hooks(method, sorted(methods)):
+                    if name not in seen:  # the first along the MRO is the one that runs
+                        seen.add(name)
+                        out.append(Target(methods[name], True, None))
         return out
 
     def _first_defining(self, class_id: str, name: str) -> str | None:

@@ -104,3 +104,23 @@ def _callable(expr: str | None) -> Iterator[str]:
     # `<lambda>` and other markers: a lambda's calls already belong to the scope writing it
     if expr and not expr.startswith("<"):
         yield expr
+
+
+# Methods a framework's base class gives, which run the hooks a subclass of the
+# repository defines: ``form.is_valid()`` runs the form's ``clean()`` and
+# ``clean_<field>()`` (Django forms, models); ``serializer.is_valid()`` its
+# ``validate()`` and ``validate_<field>()``, ``serializer.save()`` its ``create()`` or
+# ``update()`` (REST framework). A name ending in ``_`` stands for every method it
+# starts (``clean_`` for ``clean_email``).
+TEMPLATE_METHODS: dict[str, tuple[str, ...]] = {
+    "is_valid": ("full_clean", "clean", "clean_", "_post_clean", "validate", "validate_", "to_internal_value"),
+    "full_clean": ("clean", "clean_", "clean_fields", "validate_unique", "validate_constraints"),
+    "save": ("create", "update"),
+}
+
+
+def template_hooks(method: str, defined: Sequence[str]) -> list[str]:
+    """Of the method names a class defines, those ``method`` of its framework base runs."""
+    wanted = TEMPLATE_METHODS.get(method, ())
+    return [name for name in defined
+            if any(name == w or (w.endswith("_") and name.startswith(w) and name != w) for w in wanted)]

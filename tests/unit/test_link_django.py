@@ -401,3 +401,77 @@ def test_a_generic_views_object_and_queryset_are_of_the_model_it_names() -> None
             (g + "OrderEdit::get_success_url", "shop/models.py::Order::pay"),  # self.object
             (g + "OrderEdit::summary", "shop/models.py::Order::pay")} <= edges  # self.object_list
     assert (g + "OwnObject::render", "shop/models.py::Order::pay") not in edges  # its own get_object
+
+
+FORMS = """
+from django import forms
+from django.db import models
+from rest_framework import serializers
+
+
+class SignupForm(forms.Form):
+    def clean_email(self):
+        return self.cleaned_data["email"]
+
+    def clean(self):
+        pass
+
+    def helper(self):
+        pass
+
+
+class OrderSerializer(serializers.ModelSerializer):
+    def validate_total(self, value):
+        return value
+
+    def create(self, validated_data):
+        pass
+
+
+class Ticket(models.Model):
+    def update(self, **fields):
+        pass
+
+
+class OwnForm(forms.Form):
+    def is_valid(self):
+        return True
+
+    def clean(self):
+        pass
+"""
+
+FORM_VIEWS = """
+from shop.forms import OrderSerializer, OwnForm, SignupForm, Ticket
+
+
+def signup(request):
+    form = SignupForm(request.POST)
+    return form.is_valid()
+
+
+def order(data):
+    serializer = OrderSerializer(data=data)
+    serializer.is_valid(raise_exception=True)
+    serializer.save()
+
+
+def ticket():
+    Ticket().save()
+
+
+def own():
+    OwnForm().is_valid()
+"""
+
+
+def test_a_framework_method_runs_the_hooks_the_repositorys_subclass_defines() -> None:
+    files = {"shop/__init__.py": "", "shop/forms.py": FORMS, "shop/views.py": FORM_VIEWS}
+    edges = {(e.source, e.target) for e in link(facts(files)).edges if e.kind == "calls"}
+    v, f = "shop/views.py::", "shop/forms.py::"
+    assert {t for s, t in edges if s == v + "signup"} >= {f + "SignupForm::clean_email", f + "SignupForm::clean"}
+    assert f + "SignupForm::helper" not in {t for s, t in edges if s == v + "signup"}
+    assert {t for s, t in edges if s == v + "order"} >= {f + "OrderSerializer::validate_total",
+                                                         f + "OrderSerializer::create"}
+    assert f + "Ticket::update" not in {t for s, t in edges if s == v + "ticket"}  # a model's save()
+    assert f + "OwnForm::clean" not in {t for s, t in edges if s == v + "own"}  # its own is_valid runs
