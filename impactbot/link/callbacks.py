@@ -106,16 +106,25 @@ def _callable(expr: str | None) -> Iterator[str]:
         yield expr
 
 
-# Methods a framework's base class gives, which run the hooks a subclass of the
-# repository defines: ``form.is_valid()`` runs the form's ``clean()`` and
-# ``clean_<field>()`` (Django forms, models); ``serializer.is_valid()`` its
-# ``validate()`` and ``validate_<field>()``, ``serializer.save()`` its ``create()`` or
-# ``update()`` (REST framework). A name ending in ``_`` stands for every method it
+# Methods a framework's (or the standard library's) base class gives, which run the
+# hooks a subclass of the repository defines: ``form.is_valid()`` runs the form's
+# ``clean()`` and ``clean_<field>()`` (Django forms, models); ``serializer.is_valid()``
+# its ``validate()`` and ``validate_<field>()``, ``serializer.save()`` its ``create()``
+# or ``update()`` (REST framework); ``thread.start()`` its ``run()`` (threading,
+# multiprocessing); ``visitor.visit(tree)`` its ``visit_<Node>()`` (ast, libcst);
+# ``parser.feed(text)`` its ``handle_<event>()`` (html.parser); ``shell.onecmd(line)``
+# its ``do_<command>()`` (cmd). A name ending in ``_`` stands for every method it
 # starts (``clean_`` for ``clean_email``).
 TEMPLATE_METHODS: dict[str, tuple[str, ...]] = {
     "is_valid": ("full_clean", "clean", "clean_", "_post_clean", "validate", "validate_", "to_internal_value"),
     "full_clean": ("clean", "clean_", "clean_fields", "validate_unique", "validate_constraints"),
     "save": ("create", "update"),
+    "start": ("run",),
+    "visit": ("visit_", "generic_visit", "leave_"),
+    "generic_visit": ("visit_", "leave_"),  # (it visits the children)
+    "feed": ("handle_",),
+    "onecmd": ("do_", "default", "emptyline", "precmd", "postcmd"),
+    "cmdloop": ("do_", "default", "emptyline", "precmd", "postcmd", "preloop", "postloop"),
 }
 
 
