@@ -293,7 +293,8 @@ class Route:
     (``path("shop/", include("shop.urls"))``, ``re_path(r"^api/", include(router.urls))``,
     ``app.include_router(items.router, prefix="/items")``, ``app.register_blueprint(bp,
     url_prefix="/admin")``, ``Mount("/api", routes=api)``, ``app.add_subapp("/admin/",
-    admin)``: the handler is the expr of what is mounted, or
+    admin)``, or a Flask blueprint's own ``url_prefix`` (``mount-default``: where it is
+    served unless registered under another): the handler is the expr of what is mounted, or
     ``module:<dotted name>`` for a URLconf named by a string);
     or a command of a command-line app (``@cli.command()``: its name is the pattern), a
     Django management command (``app/management/commands/<name>.py``), or what runs for
@@ -305,7 +306,7 @@ class Route:
     handler: str  # "decorator": the decorated function's qualname; else the view's (or viewset's) expr
     line: int
     kind: Literal["decorator", "path", "regex", "viewset", "action", "command", "management", "hook", "middleware",
-                  "mount", "mount-regex"]
+                  "mount", "mount-regex", "mount-default"]
     methods: tuple[str, ...] = ()  # the HTTP methods it answers; () for any
     name: str | None = None  # ``name=`` (a viewset's ``basename=``): what ``reverse()`` asks for; a mount's namespace
     # the name holding the route: a decorator's receiver (``router``, ``app``, ``bp``), the

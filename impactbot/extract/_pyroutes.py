@@ -39,6 +39,8 @@ MIDDLEWARE_SETTINGS = frozenset({"MIDDLEWARE", "MIDDLEWARE_CLASSES"})
 COMMAND_DECORATORS = frozenset({"command", "group"})
 # what mounts a router or blueprint under a prefix, and the keyword naming the prefix
 MOUNTING = {"include_router": "prefix", "register_blueprint": "url_prefix"}
+# a prefix of its own that a mount's replaces (Flask's), rather than comes after (FastAPI's)
+REPLACED_PREFIXES = frozenset({"Blueprint"})
 # routes registered by a call, and the HTTP method each answers ("" any, None: given first):
 # aiohttp's `app.router.add_get("/p", handler)`, FastAPI's and Starlette's `add_api_route`, ...
 ADDED_ROUTES: dict[str, str | None] = {
@@ -85,7 +87,8 @@ class RouteFacts(FileState):
         routes += self._middleware() if middleware else []
         routes += self._actions() if actions else []
         requests: list[Request] = []
-        prefixes, routers, clients = self._prefixes()
+        prefixes, routers, clients, defaults = self._prefixes()
+        routes += defaults
         app_name = self._app_name() if urlconf else None
         urls = self._url_names() if client else {}
         for node in self._caps("call"):
@@ -129,11 +132,13 @@ class RouteFacts(FileState):
         requests.sort(key=lambda r: (r.line, r.method))
         return tuple(routes), tuple(requests)
 
-    def _prefixes(self) -> tuple[dict[str, str], set[str], set[str]]:
-        """Names bound to a router or blueprint with a prefix for its routes, names bound
-        to a REST framework router, and names bound to a test client (``tc =
-        TestClient(app)``, ``api = APIClient()``) whatever they are called."""
+    def _prefixes(self) -> tuple[dict[str, str], set[str], set[str], list[Route]]:
+        """Names bound to a router with a prefix for its routes, names bound to a REST
+        framework router, names bound to a test client (``tc = TestClient(app)``, ``api =
+        APIClient()``) whatever they are called, and a blueprint's own ``url_prefix`` as
+        where it is served unless registered with another (a ``mount-default``)."""
         prefixes: dict[str, str] = {}
+        defaults: list[Route] = []
         routers: set[str] = set()
         clients: set[str] = set()
         for node in self._caps("call"):
@@ -154,9 +159,12 @@ class RouteFacts(FileState):
                 continue
             value = self._arguments(node)[1].get(PREFIXED[called])
             prefix = string_value(value) if value is not None and value.kind_id in self.e.string else None
-            if prefix:
+            if prefix and called in REPLACED_PREFIXES:
+                defaults.append(Route(self.scope_at(node.start_byte), "/" + prefix.strip("/"), text_of(left),
+                                      line_of(node), "mount-default"))
+            elif prefix:
                 prefixes[text_of(left)] = "/" + prefix.strip("/")
-        return prefixes, routers, clients
+        return prefixes, routers, clients, defaults
 
     def _decorated_handlers(self, cli: bool, hooks: bool) -> list[Route]:
         """Functions a framework runs by a decorator: commands (``@cli.command()``,
@@ -533,8 +541,8 @@ class RouteFacts(FileState):
             return []
         value = keywords.get(keyword)
         prefix = string_value(value) if value is not None and value.kind_id in self.e.string else ""
-        if prefix is None:
-            return []
+        if prefix is None or (not prefix and keyword == MOUNTING["register_blueprint"]):
+            return []  # (registered without a prefix: served under its own, or none)
         return [Route(self.scope_at(call.start_byte), prefix, target, line_of(call), "mount",
                       owner=self.x.expr(receiver))]
 

@@ -134,7 +134,8 @@ def route_edges(
 
 # routes that serve no request themselves: run for all of them, put others under a prefix,
 # or (a viewset's actions) served through the viewset's registration
-_NOT_SERVED = frozenset({"hook", "middleware", "action", "mount", "mount-regex"})
+_MOUNTS = frozenset({"mount", "mount-regex", "mount-default"})
+_NOT_SERVED = frozenset({"hook", "middleware", "action"}) | _MOUNTS
 # mounted routes get a handler per prefix their holder is mounted under, up to this many
 MAX_PREFIXES = 8
 
@@ -150,10 +151,14 @@ class _Mounts:
         self.into: dict[str, list[tuple[str, Route]]] = defaultdict(list)  # holder -> mounts of it
         self.memo: dict[str, list[tuple[tuple[Route, ...], str | None]]] = {}
         for path, r in routes:
-            if r.kind in ("mount", "mount-regex"):
+            if r.kind in _MOUNTS:
                 target = self._target(path, r)
                 if target is not None:
                     self.into[target].append((path, r))
+        for target, mounts in self.into.items():
+            # a blueprint registered under a prefix is served there, not under its own
+            if any(m.kind != "mount-default" and m.pattern.strip("/") for _, m in mounts):
+                self.into[target] = [(p, m) for p, m in mounts if m.kind != "mount-default"]
 
     def placed(self, path: str, route: Route) -> list[Route]:
         """The route under each prefix its holder is mounted with (as written when none)."""

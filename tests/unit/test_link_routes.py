@@ -933,3 +933,47 @@ def test_a_fixtures_app_serves_the_requests_of_its_own_module_only() -> None:
     edges = _requests({"tests/test_app.py": FIXTURE_APP, "tests/test_other.py": other})
     assert edges == {("tests/test_app.py::test_root", "tests/test_app.py::app::handler"),
                      ("tests/test_app.py::test_root", "tests/test_app.py::app::timing")}  # its middleware
+
+
+BLUEPRINTS = """
+from flask import Blueprint, Flask
+
+auth = Blueprint("auth", __name__, url_prefix="/auth")
+shop = Blueprint("shop", __name__, url_prefix="/shop")
+
+
+@auth.route("/login")
+def login():
+    pass
+
+
+@shop.route("/cart")
+def cart():
+    pass
+
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(auth)
+    app.register_blueprint(shop, url_prefix="/store")
+    return app
+"""
+
+BLUEPRINT_TESTS = """
+def test_login(client):
+    client.get("/auth/login")
+
+
+def test_cart(client):
+    client.get("/store/cart")
+
+
+def test_old_cart(client):
+    client.get("/shop/cart")
+"""
+
+
+def test_a_blueprint_is_served_under_its_own_prefix_unless_registered_under_another() -> None:
+    edges = _requests({"web/__init__.py": "", "web/app.py": BLUEPRINTS, "tests/test_bp.py": BLUEPRINT_TESTS})
+    assert edges == {("tests/test_bp.py::test_login", "web/app.py::login"),
+                     ("tests/test_bp.py::test_cart", "web/app.py::cart")}  # url_prefix= replaces /shop
