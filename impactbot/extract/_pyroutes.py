@@ -145,13 +145,20 @@ class RouteFacts(FileState):
             function = node.child_by_field_id(self.e.f["function"])
             called = (self._last_name(function) or "") if function is not None else ""
             parent = node.parent
-            wanted = called in PREFIXED or called in VIEWSET_ROUTERS or called.endswith("Client")
+            client = called.lower().endswith("client")  # TestClient(app), APIClient(), app.test_client()
+            wanted = called in PREFIXED or called in VIEWSET_ROUTERS or client
+            if client and parent is not None and parent.type == "as_pattern":  # `with app.test_client() as c:`
+                alias = parent.child_by_field_name("alias")
+                target = named_child(alias, 0) if alias is not None else None
+                if target is not None and target.kind_id == self.e.identifier:
+                    clients.add(text_of(target))
+                continue
             if not wanted or parent is None or parent.type != "assignment":
                 continue
             left = parent.child_by_field_id(self.e.f["left"])
             if left is None or left.kind_id != self.e.identifier:
                 continue
-            if called.endswith("Client"):
+            if client:
                 clients.add(text_of(left))
                 continue
             if called in VIEWSET_ROUTERS:

@@ -977,3 +977,13 @@ def test_a_blueprint_is_served_under_its_own_prefix_unless_registered_under_anot
     edges = _requests({"web/__init__.py": "", "web/app.py": BLUEPRINTS, "tests/test_bp.py": BLUEPRINT_TESTS})
     assert edges == {("tests/test_bp.py::test_login", "web/app.py::login"),
                      ("tests/test_bp.py::test_cart", "web/app.py::cart")}  # url_prefix= replaces /shop
+
+
+def test_a_client_flask_hands_out_is_one_whatever_its_name() -> None:
+    tests = ("from web.app import app\n\n\ndef test_with():\n    with app.test_client() as c:\n"
+             "        c.get('/orders/5')\n\n\ndef test_assigned():\n    tc = app.test_client()\n"
+             "    tc.post('/orders')\n")
+    assert _requests({**FLASK_FILES, "tests/test_web.py": tests}) == {
+        ("tests/test_web.py::test_with", "web/app.py::show_order"),  # `with app.test_client() as c`
+        ("tests/test_web.py::test_assigned", "web/app.py::create_order"),  # `tc = app.test_client()`
+    }
