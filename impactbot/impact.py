@@ -557,8 +557,7 @@ def breaking_calls(
                            or _through_a_pass_through(call, head, head_facts)):
                 continue
             if reason:
-                out.add(Breaking(call.target, call.caller, head.symbols[call.caller].path
-                                 if call.caller in head.symbols else "", call.line, reason))
+                out.add(Breaking(call.target, call.caller, _path_of(head, call.caller), call.line, reason))
     gone = {c.symbol.id for c in changed if c.change == "removed"}
     gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
     callees = _callees_of(base, gone, base_facts or {}) if gone else {}
@@ -725,8 +724,7 @@ def _fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:
 def _takes_call_arguments(target: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:
     """Whether the calls that reach ``target`` pass it their own arguments (see
     :func:`impactbot.link.receives_call_arguments`)."""
-    facts = head_facts.get(target.path)
-    definition = facts.definition(target.qualname) if facts is not None else None
+    definition = _definition_of(target, head_facts)
     return definition is None or receives_call_arguments(definition)
 
 
