@@ -22,11 +22,14 @@ from impactbot.model import DataclassFields, Param, ParamKind, Signature
 # Decorators that generate __init__ from annotated fields (last dotted part, and
 # for `define`-style names the attrs module they come from).
 _DATACLASS = frozenset({"dataclass", "dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
-_ATTRS = frozenset({"attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
+_ATTRS = frozenset({"attr.s", "attr.attrs", "attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
                     "attrs.frozen", "attrs.mutable", "define", "frozen", "mutable"})
 _NAMED_TUPLE = frozenset({"NamedTuple", "typing.NamedTuple"})
 _HARMLESS_BASES = frozenset({"object", "Generic", "typing.Generic"})
 _FIELD_CALLS = frozenset({"field", "dataclasses.field", "attr.ib", "attr.attrib", "attrs.field", "attr.field"})
+_ATTRIB_CALLS = frozenset({"field", "attr.ib", "attr.attrib", "attrib", "attrs.field", "attr.field"})
+_POSITIONAL_DEFAULT = frozenset({"attr.ib", "attr.attrib", "attrib"})  # attr.ib(default, validator, ...)
+_CLASSIC_ATTRS = frozenset({"attr.s", "attr.attrs", "attrs"})  # auto_attribs is False unless said
 _DEFAULT_KEYWORDS = frozenset({"default", "default_factory", "factory"})
 
 
@@ -41,7 +44,7 @@ def generated_init(decorators: list[tuple[str, dict[str, str]]], bases: tuple[st
     if found is None or body is None or _defines_init(body):
         return None
     family, options = found
-    if options.get("init") == "False":
+    if options.get("init") == "False" or "these" in options:  # attr.s(these={...}): fields from elsewhere
         return None
     fields = _fields(family, options, body)
     if fields is None:
@@ -67,9 +70,9 @@ def dataclass_fields(decorators: list[tuple[str, dict[str, str]]], body: Node | 
 def _fields(family: str, options: dict[str, str], body: Node) -> list[tuple[str, Param | None]] | None:
     """Each annotated name of the body with the parameter __init__ takes for it (None for
     none); None when the fields cannot be told."""
+    if family == "attrs" and not _auto_attribs(options, body):
+        return _attrib_fields(options, body)
     fields = _annotated_fields(body)
-    if family == "attrs" and (options.get("auto_attribs") == "False" or _unannotated_fields(body)):
-        return None  # attrs then takes `x = attr.ib()` fields, in an order not worth guessing
     keyword_only = options.get("kw_only") == "True"
     out: list[tuple[str, Param | None]] = []
     for name, annotation, value in fields:
@@ -107,12 +110,65 @@ def _generator(decorators: list[tuple[str, dict[str, str]]],
         family = "dataclass" if name in _DATACLASS else "attrs" if name in _ATTRS else None
         if family is None:
             continue
-        if family == "attrs" and name in ("attr.s", "attr.attrs") and options.get("auto_attribs") != "True":
-            return None
+        if family == "attrs" and name in _CLASSIC_ATTRS and "auto_attribs" not in options:
+            options = {**options, "auto_attribs": "False"}
         return (family, options) if all(b in _HARMLESS_BASES for b in plain) else None
     if any(b in _NAMED_TUPLE for b in plain) and all(b in _NAMED_TUPLE or b in _HARMLESS_BASES for b in plain):
         return "namedtuple", {}
     return None
+
+
+def _auto_attribs(options: dict[str, str], body: Node) -> bool:
+    """Whether attrs takes every annotated name as a field (``auto_attribs``); left
+    unsaid (``define``), it does unless some ``x = attr.ib()`` has no annotation."""
+    said = options.get("auto_attribs")
+    if said is not None:
+        return said == "True"
+    return not _unannotated_fields(body)
+
+
+def _attrib_fields(options: dict[str, str], body: Node) -> list[tuple[str, Param | None]]:
+    """The ``x = attr.ib()`` fields of an attrs class without auto_attribs, in the order
+    the ``attr.ib()`` calls run (the body's): annotations alone make no field there."""
+    out: list[tuple[str, Param | None]] = []
+    for name, annotation, value in _assigned_fields(body):
+        function = value.child_by_field_name("function") if value.type == "call" else None
+        called = dotted_text(function) if function is not None else ""
+        if called not in _ATTRIB_CALLS:
+            continue
+        field = keyword_arguments(value)
+        if field.get("init") == "False":
+            out.append((name, None))
+            continue
+        has_default = bool(field.keys() & _DEFAULT_KEYWORDS) or (
+            called in _POSITIONAL_DEFAULT and _positional_count(value) > 0)
+        keyword_only = options.get("kw_only") == "True" or field.get("kw_only") == "True"
+        alias = field.get("alias", "").strip("\"'") or name.lstrip("_")
+        out.append((name, Param(alias, "keyword_only" if keyword_only else "positional", has_default, annotation)))
+    return out
+
+
+def _assigned_fields(body: Node) -> list[tuple[str, str | None, Node]]:
+    """(name, annotation or None, value) of each ``name [: annotation] = value`` in the body."""
+    out = []
+    for statement in body.named_children:
+        if statement.type != "expression_statement" or statement.named_child_count != 1:
+            continue
+        assignment = statement.named_children[0]
+        if assignment.type != "assignment":
+            continue
+        left, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+        if left is None or value is None or left.type != "identifier":
+            continue
+        annotation = assignment.child_by_field_name("type")
+        out.append((_text(left), " ".join(_text(annotation).split()) if annotation is not None else None, value))
+    return out
+
+
+def _positional_count(call: Node) -> int:
+    arguments = call.child_by_field_name("arguments")
+    return sum(1 for a in arguments.named_children if a.type not in ("keyword_argument", "comment")) \
+        if arguments is not None else 0
 
 
 def _defines_init(body: Node) -> bool:

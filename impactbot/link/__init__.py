@@ -398,6 +398,8 @@ class _Linker:
             classes = {v: inf for v, inf in vals.items() if v[0] == "CS" or self.r.is_class(v)}
             return list(self.r.targets(classes)), "ok"
         targets = list(self.r.targets(vals))
+        if site.kind == "call" and self.r.dispatchers and any(t.id in self.r.dispatchers for t in targets):
+            targets += self._registered(targets)
         if not targets and site.kind == "call":
             targets = self._callbacks(path, site, scope)
             if ("B", "type") in vals and site.positional == 3 and len(site.args) > 1 and site.args[1]:
@@ -416,6 +418,18 @@ class _Linker:
         if any(v[0] in OUTSIDE_KINDS for v in vals):
             return [], "external"
         return [], "unknown"
+
+    def _registered(self, targets: Sequence[Target]) -> list[Target]:
+        """The implementations a singledispatch function may dispatch to: each is called
+        with the same arguments, though which one runs depends on the first one's type."""
+        seen = {t.id for t in targets}
+        out: list[Target] = []
+        for t in list(targets):
+            for impl in self.r.registered(t.id) if t.id in self.r.dispatchers else ():
+                if impl not in seen:
+                    seen.add(impl)
+                    out.append(Target(impl, True, None))
+        return out
 
     def _callbacks(self, path: str, site: CallSite, scope: str) -> list[Target]:
         """What a library function called at ``site`` runs of the functions it is given."""

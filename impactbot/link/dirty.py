@@ -31,6 +31,8 @@ from impactbot.link.python import (
     Scope,
     keys_read,
     parse_expr,
+    registered_on,
+    registering_call,
 )
 from impactbot.model import Binding, FileFacts, Import, symbol_id
 
@@ -187,10 +189,30 @@ def _accessors(facts: FileFacts | None) -> set[str]:
     return out
 
 
+def _registering(facts: FileFacts) -> set[str]:
+    """Names of the generic functions a file registers implementations on (see
+    ``Resolver.registered``)."""
+    bases = [registered_on(deco) for d in facts.definitions for deco in d.decorators]
+    bases += [found[0] for site in facts.calls if (found := registering_call(site)) is not None]
+    return {base.rpartition(".")[2] for base in bases if base}
+
+
+def _generic(version: _Version | None) -> set[str]:
+    """Names of the file's singledispatch functions and methods."""
+    if version is None:
+        return set()
+    return {s.definition.name for sid, s in version.scopes.items()
+            if sid in version.r.dispatchers and s.definition is not None}
+
+
 def _compare(path: str, old: _Version | None, new: _Version | None, out: Changes) -> None:
     """Record what differs between two versions of a file (None: absent)."""
     # a relation field's reverse accessor is read on another model, in any file
     out.reads |= {("<related>", name) for v in (old, new) if v is not None for name in _accessors(v.facts)}
+    # so are the implementations registered on a singledispatch function, by its callers
+    out.reads |= {("<registered>", name) for v in (old, new) if v is not None for name in _registering(v.facts)}
+    # whether a function is a generic one also depends on what its decorator was imported as
+    out.definitions |= _generic(old) ^ _generic(new)
     if old is None or new is None:
         out.paths.add(path)
         out.reads.add(("<all>", path))

@@ -46,7 +46,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
@@ -65,6 +65,7 @@ EXTERNAL: Value = ("X", "")
 MAX_VALUES = 12
 # what the __init__ a dataclass (attrs class) is given calls after setting the fields
 POST_INITS = ("__post_init__", "__attrs_post_init__")
+DISPATCHING = frozenset({"singledispatch", "singledispatchmethod"})  # functools' generic functions
 # the elements of a module's or class's display may be more (a parametrize list of
 # cases): each one is written out there, not gathered from calls
 MAX_LISTED = 64
@@ -256,6 +257,24 @@ def _decorator_name(expr: str) -> str:
     return base.rsplit(".", 1)[-1]
 
 
+def registered_on(decorator: str) -> str | None:
+    """``show`` of a ``@show.register`` / ``@show.register(int)`` decorator; None otherwise."""
+    base = decorator[:-2] if decorator.endswith("()") else decorator
+    return base[: -len(".register")] or None if base.endswith(".register") else None
+
+
+def registering_call(site: CallSite) -> tuple[str, str] | None:
+    """(``show``, ``impl``) of a call ``show.register(int, impl)`` or ``show.register(int)(impl)``."""
+    callee = site.callee or ""
+    if site.kind != "call":
+        return None
+    if callee.endswith(".register") and site.positional == 2 and len(site.args) > 1 and site.args[1]:
+        return callee[: -len(".register")], site.args[1]
+    if callee.endswith(".register()") and site.positional == 1 and site.args and site.args[0]:
+        return callee[: -len(".register()")], site.args[0]
+    return None
+
+
 def _made_property(sources: list[object]) -> str | None:
     """The ``<property:...>`` value of a name bound once, by ``property(...)``."""
     if len(sources) == 1 and isinstance(sources[0], Binding) and (sources[0].value or "").startswith("<property:"):
@@ -364,6 +383,11 @@ class Resolver(DjangoModels, Metaclasses):
         self._rewraps: set[int] = set()  # ids of the bindings ``_index_rewraps`` finds
         self._lambda_lines: set[tuple[str, int]] = set()  # (scope id, line), see ``_index_lambdas``
         self._wrappers: dict[str, list[str]] = {}
+        # generic function name -> (scope, expr of the function, expr of an implementation)
+        # of each `@show.register` / `show.register(int, impl)` (see ``registered``)
+        self.registrations: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        self.dispatchers: set[str] = set()  # ids of singledispatch functions and methods
+        self._registered: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
         self._parametrized_names: set[tuple[str, str]] | None = None  # see ``_parametrized``
@@ -399,9 +423,13 @@ class Resolver(DjangoModels, Metaclasses):
     # ------------------------------------------------------------- indexing
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
+        dispatching = DISPATCHING | {i.bound_name for i in facts.imports if i.module == "functools"
+                                     and i.name in DISPATCHING}  # `singledispatch as _dispatch`
         for d in facts.definitions:
             self._add_scope(path, d)
+            self._index_registration(path, d, dispatching)
         for site in facts.calls:
+            self._index_registering_call(path, site)
             # `@x.setter` in a class body: the property x of that class can be assigned
             if site.kind == "decorator" and site.scope and site.callee and site.callee.endswith(".setter"):
                 name = site.callee[: -len(".setter")].rsplit(".", 1)[-1]
@@ -820,6 +848,40 @@ class Resolver(DjangoModels, Metaclasses):
 
     def _note(self, read: tuple[str, str]) -> None:
         """A read that no lookup records by itself (the tracing resolver keeps them)."""
+
+    def _index_registration(self, path: str, d: Definition, dispatching: Collection[str]) -> None:
+        if any(_decorator_name(deco) in dispatching for deco in d.decorators):
+            self.dispatchers.add(symbol_id(path, d.qualname))
+        for deco in d.decorators:
+            base = registered_on(deco)
+            if base is not None:
+                impl = f"<def:{symbol_id(path, d.qualname)}>"
+                self.registrations[base.rpartition(".")[2]].append((symbol_id(path, d.parent or ""), base, impl))
+
+    def _index_registering_call(self, path: str, site: CallSite) -> None:
+        """``show.register(int, impl)`` and ``show.register(int)(impl)``."""
+        impl = registering_call(site)
+        if impl is not None:
+            base, expr = impl
+            self.registrations[base.rpartition(".")[2]].append((symbol_id(path, site.scope), base, expr))
+
+    def registered(self, func_id: str) -> list[str]:
+        """The implementations registered on a singledispatch function or method: a call
+        of it may run any of them, whichever module registers them."""
+        name = self.scopes[func_id].definition.name  # type: ignore[union-attr]
+        self._note(("<registered>", name))
+        cached = self._registered.get(func_id)
+        if cached is not None:
+            return cached
+        out: list[str] = []
+        for where, base, impl in self.registrations.get(name, ()):
+            if not any(v[0] == "S" and v[1] == func_id for v in self.resolve(base, where) or {}):
+                continue
+            for val in self.resolve(impl, where) or {}:
+                if val[0] in ("S", "F") and val[1] != func_id and self.scopes[val[1]].kind in ("function", "method"):
+                    out.append(val[1])
+        self._registered[func_id] = out = list(dict.fromkeys(out))
+        return out
 
     def methods_read(self, class_id: str) -> None:
         """Which methods a class defines was read (by the class edges of another class)."""
@@ -1326,6 +1388,7 @@ class Resolver(DjangoModels, Metaclasses):
         self._members_memo.clear()
         self._dispatch_memo.clear()
         self._wrappers.clear()
+        self._registered.clear()
 
     def resolve(self, expr: str | None, scope_id: str) -> Values | None:
         """Values an expression may have in a scope; None when a name is undefined."""

@@ -168,6 +168,13 @@ class TracingResolver(Resolver):
             return super().wrappers(func_id)
         return self._tracked(key, lambda: super(TracingResolver, self).wrappers(func_id), None)
 
+    def registered(self, func_id: str) -> list[str]:
+        key = ("g", func_id, "")  # three parts, as for wrappers
+        if func_id in self._registered:
+            self._reuse(key)
+            return super().registered(func_id)
+        return self._tracked(key, lambda: super(TracingResolver, self).registered(func_id), None)
+
     def mro(self, class_id: str) -> tuple[str, ...]:
         key = ("o", class_id, "")  # three parts, as for wrappers
         if class_id in self._mro:

@@ -1429,6 +1429,22 @@ class Unannotated:
 @attr.s
 class OldStyle:
     x: int = attr.ib()
+    _y = attr.ib(5)
+    z = attr.ib(init=False)
+    w = attr.ib(kw_only=True, alias="width", default=1)
+    note: str = "not a field without auto_attribs"
+
+
+@attrs.define
+class Guessed:
+    x = attrs.field()
+    y: int = attrs.field(factory=list)
+    z: int
+
+
+@attr.s(auto_attribs=True)
+class Auto:
+    x: int
 
 
 class Plain:
@@ -1449,8 +1465,11 @@ def test_the_init_a_dataclass_attrs_or_named_tuple_gets() -> None:
         "OwnInit": None,  # its own __init__ is the signature callers see
         "Pair": "(x: int, y: int=…)",
         "Secret": "(token: str, name: str=…)",
-        "Unannotated": None,
-        "OldStyle": None,  # attr.s without auto_attribs=True takes attr.ib() fields
+        "Unannotated": "(x)",
+        # attr.s without auto_attribs=True takes attr.ib() fields alone, in their order
+        "OldStyle": "(x: int, y=…, *, width=…)",
+        "Guessed": "(x, y: int=…)",  # an unannotated attrs.field(): annotations alone are no fields
+        "Auto": "(x: int)",
         "Plain": None,
     }
 
