@@ -74,6 +74,7 @@ class FactStore:
     parsed: int = 0
     cached: int = 0
     skipped: dict[str, SkippedFile] = field(default_factory=dict)
+    skipped_blobs: dict[str, str] = field(default_factory=dict)  # path -> the blob that failed to parse
     out_of_time: bool = False
     _memo: dict[str, FileFacts] = field(default_factory=dict)
     progress: Callable[[int, int], None] | None = None
@@ -91,6 +92,7 @@ class FactStore:
             # cached facts too: a report says the same whether or not a blob was read before
             if facts.error and path not in self.skipped:
                 self.skipped[path] = SkippedFile(path, "parse-error", facts.error)
+                self.skipped_blobs[path] = files[path]
         return found
 
     def has(self, oid: str) -> bool:
@@ -329,6 +331,19 @@ def run_all_reason(
     return None
 
 
+def _skipped(store: FactStore, changes: ChangeSet) -> tuple[SkippedFile, ...]:
+    """Files that could not be read whole; a parse error of a base version the branch
+    fixed says so (the head's facts are whole, and that version is what the report is of)."""
+    fixed = {f.old_path or f.path: f.old_blob for f in changes.files
+             if f.old_blob and f.new_blob and f.old_blob != f.new_blob}
+    out = []
+    for path, skipped in sorted(store.skipped.items()):
+        if skipped.reason == "parse-error" and path in fixed and store.skipped_blobs.get(path) == fixed[path]:
+            skipped = replace(skipped, detail=f"{skipped.detail} (the base version; the head version parses)")
+        out.append(skipped)
+    return tuple(out)
+
+
 def _fixture_only_conftests(changes: ChangeSet, changed: Sequence[ChangedSymbol], store: FactStore) -> set[str]:
     """Edited conftest.py files whose every change is to a fixture function (not its
     module-level code, a hook, a class): the uses_fixture edges lead from those to the
@@ -428,7 +443,7 @@ def _analyse(
         stats=Stats(store.parsed, store.cached, round(time.monotonic() - started, 3)),
         status="partial" if partial else "complete", partial_reason=partial,
         run_all_tests=run_all_reason(everything, repo, followed),
-        skipped=tuple(sorted(store.skipped.values(), key=lambda s: s.path)),
+        skipped=_skipped(store, changes),
         ranking="semantic" if similarity is not None else "structural",
         notes=(embedder.failed,) if embedder is not None and embedder.failed else (),
     )

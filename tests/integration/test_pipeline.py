@@ -1105,6 +1105,16 @@ def test_a_file_that_does_not_parse_is_reported_whether_or_not_its_facts_were_ca
         assert [(s["path"], s["reason"]) for s in report["skipped"]] == [("pkg/broken.py", "parse-error")]
 
 
+def test_a_parse_error_the_branch_fixes_is_reported_as_the_base_versions(repo: RepoBuilder) -> None:
+    repo.commit({"fixed.py": "def fixed(:\n    pass\n", "still.py": "def still(:\n    pass\n"})
+    repo.start_branch("feature")
+    repo.commit({"fixed.py": "def fixed():\n    pass\n", "still.py": "def still(:\n    return 1\n"})
+    report = diff(repo.path, "main..feature")
+    details = {s["path"]: s["detail"] for s in report["skipped"]}
+    assert details["fixed.py"].endswith("(the base version; the head version parses)")
+    assert "base version" not in details["still.py"]  # the head's own error
+
+
 def test_a_report_served_from_the_cache_is_the_report_analysed(shop: RepoBuilder, tmp_path: Path) -> None:
     shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2")})
     cache = tmp_path / "cache"
