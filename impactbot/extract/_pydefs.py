@@ -247,6 +247,8 @@ class DefinitionFacts(FileState):
         values_node = positional[1] if len(positional) > 1 else keywords.get("argvalues")
         if names_node is None or values_node is None or "indirect" in keywords:
             return []  # indirect: the values go to the fixtures of those names, not to the test
+        while names_node.type == "parenthesized_expression" and names_node.named_child_count == 1:
+            names_node = names_node.named_children[0]  # `("a, b")` is the string itself
         if names_node.type in ("list", "tuple"):
             names = [n for n in map(_string, self.x.named(names_node)) if n is not None]
         else:

@@ -259,6 +259,10 @@ class TestLiteral:
 @pytest.mark.parametrize("cls, raw", PAIRS)
 def test_pairs(cls, raw):
     cls().deserialize(raw)
+
+@pytest.mark.parametrize(("cls, raw"), PAIRS)
+def test_parenthesized(cls, raw):
+    cls().deserialize(raw)
 """
 
 
@@ -270,6 +274,8 @@ def test_a_parametrized_parameter_holds_each_value_listed_for_it() -> None:
         "TestLiteral::test_literal": (("field", "<arg@13:47>[][0]", "TestLiteral"),
                                       ("raw", "<arg@13:47>[][1]", "TestLiteral")),
         "test_pairs": (("cls", "PAIRS[][0]", ""), ("raw", "PAIRS[][1]", "")),
+        # `("cls, raw")` is a string in parentheses, not a tuple
+        "test_parenthesized": (("cls", "PAIRS[][0]", ""), ("raw", "PAIRS[][1]", "")),
     }
     edges = _edges({"fields.py": FIELDS, "tests/test_fields.py": PARAMETRIZED})
     calls = {(s, t) for s, t, k in edges if k == "calls"}
