@@ -361,6 +361,7 @@ class FileFacts:
     routes: tuple[Route, ...] = ()  # URL patterns it declares
     requests: tuple[Request, ...] = ()  # requests its test clients make
     receivers: tuple[Receiver, ...] = ()  # functions it connects to signals
+    plugins: tuple[str, ...] = ()  # modules its `pytest_plugins` names (a conftest's, a test module's)
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

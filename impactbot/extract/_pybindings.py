@@ -61,6 +61,8 @@ class BindingFacts(KeyedFacts):
                 continue
             if not scope and left.text == b"__all__" and self._dunder_all(node, value, "set"):
                 continue
+            if not scope and left.text == b"pytest_plugins":
+                self.plugins.extend(self._static_names(value, single=value.kind_id in self.e.string) or ())
             if left.kind_id == identifier and value.kind_id in simple:
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)

@@ -241,6 +241,7 @@ class FileState:
         self.sub_deletes: set[int] = set()
         self.sub_updates: set[int] = set()
         self.all_events: list[tuple[int, str, list[str] | None]] = []
+        self.plugins: list[str] = []  # module names a module-level `pytest_plugins` lists
         # literal containers and tuple returns, for the keyed element pass (``_pykeyed``)
         self.literal_names: list[KeyedLiteral] = []
         self.tuple_returns: defaultdict[str, list[tuple[Node, Node]]] = defaultdict(list)

@@ -77,6 +77,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             routes=routes,
             requests=requests,
             receivers=receivers,
+            plugins=tuple(dict.fromkeys(self.plugins)),
         )
 
     def _error(self) -> str | None:

@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_fixture
+from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, imported_fixtures, is_fixture, plugin_files
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import (
     INPLACE_FALLBACKS,
@@ -318,6 +318,8 @@ def changes(
     _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
     if any(_autouse_fixtures(old_facts.get(p)) != _autouse_fixtures(new_facts.get(p)) for p in changed):
         out.definitions.add(AUTOUSE)  # which tests run which autouse fixture may differ
+    elif _fixture_sources_differ(old_facts, new_facts, changed):
+        out.definitions.add(AUTOUSE)  # so may which fixture a name gives anywhere
     for facts in (f for p in changed for f in (old_facts.get(p), new_facts.get(p)) if f is not None):
         # a fixture named by name=: tests ask for it under that name, not its function's
         out.definitions |= {d.fixture_alias for d in facts.definitions if d.fixture_alias}
@@ -368,11 +370,27 @@ def named_by_site(facts: FileFacts) -> set[str]:
 def fixture_names(path: str, facts: FileFacts, layout: TestLayout = DEFAULT_LAYOUT) -> set[str]:
     """Parameter names of a test or conftest file's functions and the names its
     ``usefixtures`` marks ask for: the fixtures it may use; and ``<autouse>``, as any
-    autouse fixture up the tree may apply to its tests."""
+    autouse fixture up the tree may apply to its tests. Elsewhere (a plugin, a module
+    of fixtures), the parameters of its fixtures."""
     if not layout.holds_tests(path):
-        return set()
+        names = {p.name for d in facts.definitions if d.signature is not None and is_fixture(d)
+                 for p in d.signature.params}
+        return names | {AUTOUSE} if names else set()
     names = {p.name for d in facts.definitions if d.signature is not None for p in d.signature.params}
     return names | {n for d in facts.definitions for n in d.uses_fixtures} | {AUTOUSE}
+
+
+def _fixture_sources_differ(old: Mapping[str, FileFacts], new: Mapping[str, FileFacts],
+                            changed: Iterable[str]) -> bool:
+    """Whether the plugins pytest registers, or the fixtures files import, differ: which
+    fixture a name gives may then differ in files that did not change."""
+    if not any(_may_route_fixtures(f.get(p)) for p in changed for f in (old, new)):
+        return False
+    return plugin_files(old) != plugin_files(new) or imported_fixtures(old) != imported_fixtures(new)
+
+
+def _may_route_fixtures(facts: FileFacts | None) -> bool:
+    return facts is not None and bool(facts.plugins or facts.imports)
 
 
 def _autouse_fixtures(facts: FileFacts | None) -> set[str]:

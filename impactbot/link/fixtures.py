@@ -14,6 +14,11 @@ of the values it lists.
 fixtures run for a test too, without passing a value: they give the test a
 ``uses_fixture`` edge only.
 
+A module that a ``pytest_plugins`` list names (in a conftest or a test module, and
+in turn in such a plugin) is a plugin: its fixtures are visible to every test,
+after those of the test's class, file and conftests, and its autouse fixtures run
+for every test.
+
 Computed from the facts alone, so that a derived graph can tell the flows of the
 old revision from those of the new one.
 """
@@ -26,7 +31,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from posixpath import basename, dirname
 
-from impactbot.model import Definition, FileFacts, symbol_id
+from impactbot.link.modules import ModuleIndex
+from impactbot.model import Definition, FileFacts, Import, symbol_id
 
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (function id, parameter) <- (value, scope)
 Use = tuple[str, str | None, str, int]  # (user id, parameter or None, fixture id, line of the user)
@@ -88,18 +94,72 @@ def fixture_name(definition: Definition) -> str:
 
 
 def fixtures(facts: Mapping[str, FileFacts]) -> dict[str, dict[str, str]]:
-    """fixture name -> {defining file -> fixture id} (the first definition in a file)."""
+    """fixture name -> {file -> fixture id}: the first definition in a file, else the
+    fixture the file imports under that name."""
     out: dict[str, dict[str, str]] = defaultdict(dict)
     for path in sorted(facts):
         for d in facts[path].definitions:
             if is_fixture(d):
                 out[fixture_name(d)].setdefault(path, symbol_id(path, d.qualname))
+    for (path, name), fixture in sorted(imported_fixtures(facts).items()):
+        out[name].setdefault(path, fixture)
     return out
 
 
-def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str, user: str) -> str | None:
+def imported_fixtures(facts: Mapping[str, FileFacts]) -> dict[tuple[str, str], str]:
+    """(file, fixture name) -> fixture id of the module-level fixtures a file imports
+    (``from .fixtures import db``, ``from .fixtures import *``), also through modules
+    that import them in turn. pytest collects a fixture under the name its module
+    binds it to (``import db as database`` gives ``database``) unless ``name=`` says."""
+    held: dict[str, dict[str, tuple[str, str | None]]] = defaultdict(dict)  # file -> attribute -> (id, name=)
+    for path in sorted(facts):
+        for d in facts[path].definitions:
+            if not d.parent and is_fixture(d):
+                held[path].setdefault(d.name, (symbol_id(path, d.qualname), d.fixture_alias))
+    if not held:
+        return {}
+    index = ModuleIndex.build(facts)
+    imports = [
+        (path, imp, sources) for path in sorted(facts) for imp in facts[path].imports
+        if not imp.scope and imp.name and not imp.type_only
+        and (sources := _sources(index, path, imp.module, imp.level))
+    ]
+    grew = True
+    while grew:  # re-exports of re-exports
+        grew = False
+        for path, imp, sources in imports:
+            for source in sources:
+                for attr, value in _taken(imp, held.get(source, {}), facts[source]).items():
+                    if attr not in held[path]:
+                        held[path][attr] = value
+                        grew = True
+    return {
+        (path, alias or attr): fixture for path, found in held.items() for attr, (fixture, alias) in found.items()
+        if not fixture.startswith(path + "::")
+    }
+
+
+def _sources(index: ModuleIndex, path: str, module: str, level: int) -> list[str]:
+    name = index.absolute(path, module, level)
+    return index.paths(name, near=path) if name else []
+
+
+def _taken(imp: Import, held: Mapping[str, tuple[str, str | None]],
+           source: FileFacts) -> dict[str, tuple[str, str | None]]:
+    """What an import binds of the fixtures a module holds: attribute -> (id, name=)."""
+    if not held:
+        return {}
+    if imp.name == "*":
+        public = source.all_names
+        return {a: v for a, v in held.items() if (a in public if public is not None else not a.startswith("_"))}
+    return {imp.bound_name: held[imp.name]} if imp.name is not None and imp.name in held else {}
+
+
+def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str, user: str,
+                    plugins: Sequence[str] = ()) -> str | None:
     """The fixture ``name`` that a test or fixture ``user`` in ``path`` receives, if any:
-    its own file's, else the nearest conftest's (a fixture never receives itself)."""
+    its own file's, else the nearest conftest's, else a plugin's (a fixture never
+    receives itself)."""
     defs = found.get(name)
     if not defs:
         return None
@@ -111,8 +171,26 @@ def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str
         if conftest in defs and defs[conftest] != user:
             return defs[conftest]
         if not directory:
-            return None
+            break
         directory = dirname(directory)
+    return next((defs[p] for p in plugins if p in defs and defs[p] != user), None)
+
+
+def plugin_files(facts: Mapping[str, FileFacts]) -> tuple[str, ...]:
+    """Files of the modules ``pytest_plugins`` lists name, and of those they name in turn,
+    in the order pytest registers them."""
+    queue = [(path, name) for path in sorted(facts) for name in facts[path].plugins]
+    if not queue:
+        return ()
+    index = ModuleIndex.build(facts)
+    out: list[str] = []
+    while queue:
+        path, name = queue.pop(0)
+        for found in index.paths(name, near=path):
+            if found not in out:
+                out.append(found)
+                queue.extend((found, more) for more in facts[found].plugins)
+    return tuple(out)
 
 
 def fixture_uses(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> Iterator[Use]:
@@ -125,8 +203,9 @@ def fixture_uses(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LA
         return
     autouse = _autouse(facts)
     overrides = _Overrides(facts, layout)
+    plugins = plugin_files(facts)
     for path in sorted(facts):
-        if not layout.holds_tests(path):
+        if not layout.holds_tests(path) and path not in plugins:
             continue
         definitions = facts[path].definitions
         requested = _requested(definitions)
@@ -135,17 +214,18 @@ def fixture_uses(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LA
                 continue
             user = symbol_id(path, d.qualname)
             for p in d.signature.params:
-                target = overrides.inherited(path, d.parent, p.name, user) or visible_fixture(found, path, p.name, user)
+                target = (overrides.inherited(path, d.parent, p.name, user)
+                          or visible_fixture(found, path, p.name, user, plugins))
                 if target is not None:
                     yield user, p.name, target, d.start_line
                     for other in overrides.of(d.parent, p.name, target):
                         yield user, p.name, other, d.start_line
             for name in requested.get(d.qualname, ()):
-                target = visible_fixture(found, path, name, user)
+                target = visible_fixture(found, path, name, user, plugins)
                 if target is not None:
                     yield user, None, target, d.start_line
-            if d.name.startswith("test"):
-                for target in _autouse_seen(autouse, path, d.qualname):
+            if d.name.startswith("test") and layout.holds_tests(path):
+                for target in _autouse_seen(autouse, path, d.qualname, plugins):
                     yield user, None, target, d.start_line
 
 
@@ -229,18 +309,26 @@ def _requested(definitions: Sequence[Definition]) -> dict[str, list[str]]:
 
 
 def _autouse(facts: Mapping[str, FileFacts]) -> dict[str, list[tuple[str, str]]]:
-    """defining file -> (class qualname or "", fixture id) of its autouse fixtures."""
+    """file -> (class qualname or "", fixture id) of the autouse fixtures it defines or
+    imports (an autouse fixture imported into a conftest runs for the tests below it)."""
     out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    autouse: set[str] = set()
     for path in sorted(facts):
         for d in facts[path].definitions:
             if d.autouse and is_fixture(d):
                 out[path].append((d.parent, symbol_id(path, d.qualname)))
+                autouse.add(symbol_id(path, d.qualname))
+    if autouse:
+        for (path, _), fixture in sorted(imported_fixtures(facts).items()):
+            if fixture in autouse and ("", fixture) not in out[path]:
+                out[path].append(("", fixture))
     return out
 
 
-def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualname: str) -> Iterator[str]:
-    """The autouse fixtures a test runs: its file's (its class's, for one in a class) and
-    those of every conftest up the tree."""
+def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualname: str,
+                  plugins: Sequence[str] = ()) -> Iterator[str]:
+    """The autouse fixtures a test runs: its file's (its class's, for one in a class),
+    those of every conftest up the tree and those of the plugins."""
     for owner, fixture in autouse.get(path, ()):
         if not owner or qualname.startswith(owner + "::"):
             yield fixture
@@ -250,8 +338,11 @@ def _autouse_seen(autouse: Mapping[str, list[tuple[str, str]]], path: str, qualn
         if conftest != path:
             yield from (fixture for owner, fixture in autouse.get(conftest, ()) if not owner)
         if not directory:
-            return
+            break
         directory = dirname(directory)
+    for plugin in plugins:
+        if plugin != path:
+            yield from (fixture for owner, fixture in autouse.get(plugin, ()) if not owner)
 
 
 def pytest_flows(

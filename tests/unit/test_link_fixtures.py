@@ -460,3 +460,118 @@ def test_a_derived_graph_follows_fixture_params_defined_in_a_file_that_changed(
                                     "from fields import Boolean, FACTORIES, Integer, String")
     before, after = FIELDS + "\nFACTORIES = [Boolean]\n", FIELDS + "\nFACTORIES = [String, Integer]\n"
     assert_derived_both_ways({"tests/test_params.py": source}, "fields.py", before, after)
+
+
+PLUGIN = """
+import pytest
+from app import Db, Service
+
+@pytest.fixture
+def make_service():
+    made = []
+    def make():
+        service = Service()
+        made.append(service)
+        return service
+    yield make
+
+@pytest.fixture
+def svc(make_service):
+    return make_service()
+
+@pytest.fixture(autouse=True)
+def clean_db():
+    Db().close()
+"""
+
+PLUGGED_TESTS = """
+import pytest
+
+def test_run(svc):
+    svc.run()
+
+def test_nothing():
+    pass
+
+@pytest.mark.usefixtures("svc")
+def test_marked():
+    pass
+"""
+
+
+def test_a_plugin_named_by_pytest_plugins_gives_every_test_its_fixtures() -> None:
+    files = {
+        "app.py": APP, "testing/__init__.py": "", "testing/plugin.py": PLUGIN,
+        "tests/conftest.py": 'pytest_plugins = ["testing.plugin"]\n', "tests/test_p.py": PLUGGED_TESTS,
+    }
+    edges = _edges(files)
+    assert {
+        ("tests/test_p.py::test_run", "testing/plugin.py::svc", "uses_fixture"),
+        ("tests/test_p.py::test_run", "app.py::Service::run", "calls"),  # what the factory fixture made
+        ("testing/plugin.py::svc", "testing/plugin.py::make_service", "uses_fixture"),  # a plugin's own fixtures
+        ("tests/test_p.py::test_nothing", "testing/plugin.py::clean_db", "uses_fixture"),  # autouse
+    } <= edges
+
+
+def test_a_conftest_fixture_wins_over_a_plugins_and_plugins_name_plugins() -> None:
+    files = {
+        "app.py": APP, "testing/__init__.py": "", "testing/plugin.py": PLUGIN,
+        "testing/outer.py": 'pytest_plugins = "testing.plugin"\n',
+        "tests/conftest.py": CONFTEST + '\npytest_plugins = ("testing.outer",)\n', "tests/test_p.py": PLUGGED_TESTS,
+    }
+    used = {(s, t) for s, t, k in _edges(files) if k == "uses_fixture" and s.startswith("tests/test_p.py")}
+    assert ("tests/test_p.py::test_run", "tests/conftest.py::svc") in used
+    assert ("tests/test_p.py::test_run", "testing/plugin.py::svc") not in used
+    assert ("tests/test_p.py::test_nothing", "testing/plugin.py::clean_db") in used  # through testing.outer
+
+
+FIXTURE_MODULE = """
+import pytest
+from app import Db, Service
+
+__all__ = ["svc", "db"]
+
+@pytest.fixture
+def svc():
+    return Service()
+
+@pytest.fixture
+def db():
+    return Db()
+
+@pytest.fixture
+def hidden():
+    return Db()
+"""
+
+
+def test_fixtures_a_conftest_or_test_module_imports_are_its_own() -> None:
+    files = {
+        "app.py": APP, "tests/__init__.py": "", "tests/fixtures/__init__.py": "from .common import *\n",
+        "tests/fixtures/common.py": FIXTURE_MODULE,
+        "tests/conftest.py": "from tests.fixtures import *\n",
+        "tests/test_a.py": "def test_run(svc):\n    svc.run()\n\ndef test_hidden(hidden):\n    hidden.query()\n",
+        "tests/test_b.py": "from tests.fixtures.common import db as database\n\n"
+                           "def test_query(database):\n    database.query()\n",
+    }
+    edges = _edges(files)
+    assert {
+        ("tests/test_a.py::test_run", "tests/fixtures/common.py::svc", "uses_fixture"),  # star, re-exported
+        ("tests/test_a.py::test_run", "app.py::Service::run", "calls"),
+        ("tests/test_b.py::test_query", "tests/fixtures/common.py::db", "uses_fixture"),  # imported as another name
+        ("tests/test_b.py::test_query", "app.py::Db::query", "calls"),
+    } <= edges
+    # `__all__` leaves `hidden` out of the star import
+    assert not {e for e in edges if e[0] == "tests/test_a.py::test_hidden"}
+
+
+@pytest.mark.parametrize("conftest", ['pytest_plugins = ["testing.plugin"]\n', "from testing.plugin import *\n"])
+def test_a_derived_graph_sees_fixtures_a_conftest_starts_to_take_from_elsewhere(conftest: str) -> None:
+    files = {
+        "app.py": APP, "testing/__init__.py": "", "testing/plugin.py": PLUGIN, "tests/test_p.py": PLUGGED_TESTS,
+        # no parameter: only the fixtures' own edges tell
+        "tests/test_q.py": 'import pytest\n\n@pytest.mark.usefixtures("svc")\ndef test_marked():\n    pass\n',
+        # files no change reaches: the graph is derived, not linked again
+        **{f"lib/m{i}.py": f"def f{i}():\n    return g{i}()\n\n\ndef g{i}():\n    pass\n" for i in range(6)},
+    }
+    assert_derived_both_ways(files, "tests/conftest.py", "import os\n", conftest)
