@@ -21,6 +21,7 @@ from impactbot.boundary import EXIT_GATE, EXIT_OK, error_handler
 from impactbot.cache import Cache
 from impactbot.config import (
     Settings,
+    pytest_plugin_modules,
     pytest_test_files,
     settings_from_environ,
     settings_from_table,
@@ -70,6 +71,9 @@ def _settings(repo: GitRepository, opts: dict[str, Any], at: Revision | None) ->
     if settings.test_files is None:  # which files hold tests: pytest's own configuration says
         found = pytest_test_files(lambda name: _root_file(repo, at, name))
         settings = settings.with_overrides(test_files=found)
+    # plugins pytest loads by configuration: their fixtures are visible to every test
+    found_plugins = pytest_plugin_modules(lambda name: _root_file(repo, at, name))
+    settings = settings.with_overrides(test_plugins=tuple(dict.fromkeys((*settings.test_plugins, *found_plugins))))
     return settings.with_overrides(
         depth=opts.get("depth"),
         hub_cap=opts.get("hub_cap"),

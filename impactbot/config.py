@@ -34,6 +34,9 @@ class Settings:
     # pytest's python_files: which files hold tests (None: what the repository's pytest
     # configuration says, else pytest's defaults, test_*.py and *_test.py)
     test_files: tuple[str, ...] | None = None
+    # modules pytest loads as plugins by configuration: the repository's own pytest11
+    # entry points, and `-p module` in addopts (their fixtures are visible to every test)
+    test_plugins: tuple[str, ...] = ()
 
     def with_overrides(self, **values: Any) -> Settings:
         """Apply values that were actually given (None means "not given")."""
@@ -57,6 +60,7 @@ KEYS = {
     "time-budget": "time_budget",
     "incremental-graphs": "incremental_graphs",
     "test-files": "test_files",
+    "test-plugins": "test_plugins",
 }
 
 
@@ -72,6 +76,15 @@ def _globs(value: object) -> tuple[str, ...]:
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return tuple(value)
     raise ValueError("must be a glob or a list of globs")
+
+
+def _modules(value: object) -> tuple[str, ...]:
+    names = (value,) if isinstance(value, str) else value
+    if isinstance(names, (list, tuple)) and all(
+        isinstance(v, str) and v and all(p.isidentifier() for p in v.split(".")) for v in names
+    ):
+        return tuple(names)
+    raise ValueError("must be a module name or a list of module names")
 
 
 def _bool(value: object) -> bool:
@@ -104,6 +117,7 @@ CLEANERS: dict[str, Callable[[object], object]] = {
     "time_budget": _seconds,
     "incremental_graphs": _bool,
     "test_files": _globs,
+    "test_plugins": _modules,
 }
 
 
@@ -230,3 +244,121 @@ def _pyproject_python_files(text: str) -> tuple[tuple[str, ...]] | None:
     value = options.get("python_files", ())
     globs = value.split() if isinstance(value, str) else [g for g in value if isinstance(g, str)]
     return (tuple(globs),)
+
+
+def pytest_plugin_modules(read: Callable[[str], str | None]) -> tuple[str, ...]:
+    """Modules pytest loads as plugins because the repository says so: its own
+    ``pytest11`` entry points (pyproject.toml, setup.cfg, setup.py) and ``-p module``
+    in the ``addopts`` of its pytest configuration. Unparsable files say nothing."""
+    found: list[str] = []
+    pyproject = read("pyproject.toml")
+    if pyproject is not None:
+        found += _pyproject_entry_points(pyproject)
+    setup_cfg = read("setup.cfg")
+    if setup_cfg is not None:
+        found += _setup_cfg_entry_points(setup_cfg)
+    setup_py = read("setup.py")
+    if setup_py is not None:
+        found += _setup_py_entry_points(setup_py)
+    found += _addopts_plugins(read)
+    return tuple(dict.fromkeys(found))
+
+
+def _module_of(entry: str) -> str | None:
+    """``pkg.plugin`` of an entry point's ``name = pkg.plugin[:attr]`` (or of its value)."""
+    value = entry.partition("=")[2] if "=" in entry else entry
+    module = value.split(":", 1)[0].split("[", 1)[0].strip()
+    return module if module and all(part.isidentifier() for part in module.split(".")) else None
+
+
+def _pyproject_entry_points(text: str) -> list[str]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        project = tomllib.loads(text).get("project", {})
+    except tomllib.TOMLDecodeError:
+        return []
+    points = project.get("entry-points", {}) if isinstance(project, dict) else {}
+    group = points.get("pytest11", {}) if isinstance(points, dict) else {}
+    if not isinstance(group, dict):
+        return []
+    return [m for v in group.values() if isinstance(v, str) and (m := _module_of(v)) is not None]
+
+
+def _setup_cfg_entry_points(text: str) -> list[str]:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    lines = parser.get("options.entry_points", "pytest11", fallback="").splitlines()
+    return [m for line in lines if line.strip() and (m := _module_of(line)) is not None]
+
+
+def _setup_py_entry_points(text: str) -> list[str]:
+    """``"pytest11": ["name = pkg.plugin"]`` in a setup.py (the literal, as written)."""
+    import re
+
+    found = re.search(r"""["']pytest11["']\s*:\s*\[([^\]]*)\]""", text)
+    if found is None:
+        return []
+    entries = re.findall(r"""["']([^"']+)["']""", found.group(1))
+    return [m for entry in entries if (m := _module_of(entry)) is not None]
+
+
+def _addopts_plugins(read: Callable[[str], str | None]) -> list[str]:
+    """``-p module`` / ``-pmodule`` in the addopts of the pytest configuration in effect
+    (not ``-p no:name``, which disables one)."""
+    import shlex
+
+    for name, section in PYTEST_CONFIGS:
+        text = read(name)
+        if text is None:
+            continue
+        addopts = _pyproject_option(text, "addopts") if section is None else _ini_option(text, section, "addopts")
+        if addopts is None:
+            continue
+        try:
+            words = [str(w) for w in addopts] if isinstance(addopts, list) else shlex.split(str(addopts))
+        except ValueError:
+            return []
+        out = []
+        for i, word in enumerate(words):
+            value = words[i + 1] if word == "-p" and i + 1 < len(words) else word[2:] if word.startswith("-p") else None
+            if value and not value.startswith("no:") and (module := _module_of(value)) is not None:
+                out.append(module)
+        return out
+    return []
+
+
+def _ini_option(text: str, section: str, option: str) -> str | None:
+    """An option of an ini file's pytest section ("" when the section lacks it); None
+    without the section."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    if not parser.has_section(section):
+        return None
+    return parser.get(section, option, fallback="")
+
+
+def _pyproject_option(text: str, option: str) -> object:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
+    except tomllib.TOMLDecodeError:
+        return None
+    if not isinstance(options, dict):
+        return None
+    return options.get(option, "")

@@ -165,15 +165,19 @@ def analysed_files(revision: Revision, settings: Settings) -> dict[str, str]:
 def graph_key(revision: Revision, settings: Settings) -> str | None:
     if revision.worktree:
         return None
-    h = hashlib.sha1(repr((settings.include, settings.exclude, settings.test_files)).encode()).hexdigest()[:12]
+    h = hashlib.sha1(repr((settings.include, settings.exclude, settings.test_files,
+                           settings.test_plugins)).encode()).hexdigest()[:12]
     return f"{revision.commit}:{EXTRACTOR_VERSION}:{LINK_VERSION}:{h}"
 
 
 def test_layout(settings: Settings) -> TestLayout:
-    """Which files hold tests: the configured ``python_files``, else pytest's defaults."""
-    from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout
+    """Which files hold tests (the configured ``python_files``, else pytest's defaults),
+    and the plugins pytest loads by configuration."""
+    from impactbot.link.fixtures import DEFAULT_LAYOUT, PYTEST_FILES, TestLayout
 
-    return TestLayout(settings.test_files) if settings.test_files else DEFAULT_LAYOUT
+    if not settings.test_files and not settings.test_plugins:
+        return DEFAULT_LAYOUT
+    return TestLayout(settings.test_files or PYTEST_FILES, plugins=settings.test_plugins)
 
 
 def trace_key(key: str) -> str:
@@ -379,8 +383,9 @@ def report_key(changes: ChangeSet, settings: Settings, semantic: bool) -> str | 
     from impactbot import __version__
 
     parts = (changes.base.commit, changes.head.commit, settings.depth, settings.hub_cap, settings.include,
-             settings.exclude, settings.test_files, settings.max_impacted, semantic and settings.model,
-             EXTRACTOR_VERSION, LINK_VERSION, IMPACT_VERSION, __version__, changes.base.ref, changes.head.ref)
+             settings.exclude, settings.test_files, settings.test_plugins, settings.max_impacted,
+             semantic and settings.model, EXTRACTOR_VERSION, LINK_VERSION, IMPACT_VERSION, __version__,
+             changes.base.ref, changes.head.ref)
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 

@@ -49,6 +49,7 @@ class TestLayout:
     __test__ = False  # not a test class, whatever pytest makes of its name
 
     python_files: tuple[str, ...] = PYTEST_FILES
+    plugins: tuple[str, ...] = ()  # modules pytest loads as plugins by configuration (entry points, -p)
 
     def is_test_file(self, path: str) -> bool:
         if self.python_files == PYTEST_FILES:
@@ -176,10 +177,12 @@ def visible_fixture(found: Mapping[str, Mapping[str, str]], path: str, name: str
     return next((defs[p] for p in plugins if p in defs and defs[p] != user), None)
 
 
-def plugin_files(facts: Mapping[str, FileFacts]) -> tuple[str, ...]:
-    """Files of the modules ``pytest_plugins`` lists name, and of those they name in turn,
-    in the order pytest registers them."""
-    queue = [(path, name) for path in sorted(facts) for name in facts[path].plugins]
+def plugin_files(facts: Mapping[str, FileFacts], configured: Sequence[str] = ()) -> tuple[str, ...]:
+    """Files of the plugin modules the configuration names (``configured``) and those
+    ``pytest_plugins`` lists name, and of those they name in turn, in the order pytest
+    registers them."""
+    queue: list[tuple[str | None, str]] = [(None, name) for name in configured]
+    queue += [(path, name) for path in sorted(facts) for name in facts[path].plugins]
     if not queue:
         return ()
     index = ModuleIndex.build(facts)
@@ -203,7 +206,7 @@ def fixture_uses(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LA
         return
     autouse = _autouse(facts)
     overrides = _Overrides(facts, layout)
-    plugins = plugin_files(facts)
+    plugins = plugin_files(facts, layout.plugins)
     for path in sorted(facts):
         if not layout.holds_tests(path) and path not in plugins:
             continue

@@ -1666,6 +1666,22 @@ def test_the_repositorys_pytest_python_files_say_which_files_hold_tests(repo: Re
     assert tests == ["shop/test_other.py::test_price", "shop/tests.py::test_price"]
 
 
+def test_fixtures_of_the_repositorys_own_pytest_plugin_reach_the_tests_using_them(repo: RepoBuilder) -> None:
+    plugin = (
+        "import pytest\n\nfrom shop.cart import Cart\n\n\n@pytest.fixture\ndef cart():\n    return Cart()\n"
+    )
+    cart = "class Cart:\n    def total(self):\n        return 1\n"
+    repo.commit({
+        "shop/__init__.py": "", "shop/cart.py": cart, "shop/testing.py": plugin,
+        "pyproject.toml": '[project]\nname = "shop"\n\n[project.entry-points.pytest11]\nshop = "shop.testing"\n',
+        "tests/test_cart.py": "def test_total(cart):\n    assert cart.total() == 1\n\n\ndef test_other():\n    pass\n",
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"shop/cart.py": cart.replace("return 1", "return 2")})
+    # the plugin is installed with the package: pytest hands its `cart` to the test
+    assert diff(repo.path, "main..feature")["tests"] == ["tests/test_cart.py::test_total"]
+
+
 FIXTURE_CONFTEST = """\
 import pytest
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from impactbot.config import pytest_test_files
+from impactbot.config import pytest_plugin_modules, pytest_test_files
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout
 
 
@@ -44,3 +44,25 @@ def test_a_layout_matches_names_and_paths_as_pytest_does() -> None:
     assert not layout.is_test_file("tests/test_orders.py")  # the defaults no longer apply
     assert layout.holds_tests("shop/conftest.py")
     assert DEFAULT_LAYOUT.is_test_file("tests/test_orders.py") and DEFAULT_LAYOUT.is_test_file("orders_test.py")
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"pyproject.toml": '[project.entry-points.pytest11]\nshop = "shop.testing.plugin"\n'},
+         ("shop.testing.plugin",)),
+        ({"setup.cfg": "[options.entry_points]\npytest11 =\n    shop = shop.plugin:Plugin\n    x = x_plug\n"},
+         ("shop.plugin", "x_plug")),
+        ({"setup.py": 'setup(name="x", entry_points={"pytest11": ["shop = shop.plugin", "other=other.p"]})\n'},
+         ("shop.plugin", "other.p")),
+        ({"pytest.ini": "[pytest]\naddopts = -q -p shop.fixtures -pno:cacheprovider -p no:warnings -pother\n"},
+         ("shop.fixtures", "other")),
+        ({"pyproject.toml": '[tool.pytest.ini_options]\naddopts = ["-p", "shop.fixtures"]\n'}, ("shop.fixtures",)),
+        # the first file with a pytest section decides, as for python_files
+        ({"pytest.ini": "[pytest]\nminversion = 7\n", "tox.ini": "[pytest]\naddopts = -p shop.fixtures\n"}, ()),
+        ({"pyproject.toml": "not = [valid", "setup.py": "setup()\n"}, ()),
+        ({}, ()),
+    ],
+)
+def test_plugins_pytest_loads_by_configuration(files: dict[str, str], expected: tuple[str, ...]) -> None:
+    assert pytest_plugin_modules(_read(files)) == expected
