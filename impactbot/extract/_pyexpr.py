@@ -467,6 +467,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     lambdas = g.kinds("lambda")
     wrappers = g.kinds("parenthesized_expression")
     walrus = g.kinds("named_expression")
+    awaits = g.kinds("await")
     f_object, f_attribute = g.fields["object"], g.fields["attribute"]
     f_function, f_value, f_arguments = g.fields["function"], g.fields["value"], g.fields["arguments"]
     strings = g.kinds("string")
@@ -544,6 +545,11 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if kind in walrus:
             value = node.child_by_field_id(f_value)
             return None if value is None else expr(value)
+        if kind in awaits:
+            # `await fetch()` is what the coroutine returns: the value of `fetch()`, as a call
+            # of an async def stands for what its body returns
+            inner = [c for c in node.named_children if c.kind_id != comment]
+            return expr(inner[0]) if len(inner) == 1 else None
         if kind in wrappers:
             inner = [c for c in node.named_children if c.kind_id != comment]
             return expr(inner[0]) if len(inner) == 1 else None
