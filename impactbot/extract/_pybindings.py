@@ -8,7 +8,7 @@ from operator import itemgetter
 from tree_sitter import Node
 
 from impactbot.extract._pycalls import AUGMENTED
-from impactbot.extract._pyexpr import MODEL_LOOKUPS, RENDERED_CALLS, elements, string_body
+from impactbot.extract._pyexpr import AWAITING_METHODS, MODEL_LOOKUPS, RENDERED_CALLS, elements, string_body
 from impactbot.extract._pykeyed import KeyedFacts
 from impactbot.extract._pystate import END, child, dotted_text, first_of, line_of, named_child, text_of
 from impactbot.extract._records import binding
@@ -67,7 +67,7 @@ class BindingFacts(KeyedFacts):
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
                     if callee is _UNKNOWN or callee in RENDERED_CALLS or (  # what it stands for
-                            callee is not None and callee.rpartition(".")[2] in MODEL_LOOKUPS):
+                            callee is not None and callee.rpartition(".")[2] in MODEL_LOOKUPS | AWAITING_METHODS):
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)

@@ -453,7 +453,14 @@ _STEPS = {b"iter": "__iter__", b"next": "__next__"}
 # Calls whose value ``expr`` renders as what they stand for (``getattr(o, "name")`` reads
 # o.name, ``type(o)`` is o.__class__, ``iter(x)`` is x.__iter__(), a copy is its
 # argument, a partial the function it holds), not as the call's result.
-RENDERED_CALLS = frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING | FETCHES
+# Running a coroutine gives what it returns: `asyncio.run(main())`, `asyncio.wait_for(fetch(), 5)`,
+# `loop.run_until_complete(connect())` stand for their first argument.
+AWAITING = frozenset({"asyncio.run", "asyncio.wait_for", "asyncio.shield"})
+AWAITING_METHODS = frozenset({"run_until_complete"})
+_AWAITING = frozenset(name.encode() for name in AWAITING)
+_AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
+RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
+                  | FETCHES | AWAITING)
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
@@ -513,7 +520,8 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 fetched = _fetched(node)
                 if fetched is not None:
                     return fetched
-            if function is not None and function.text in _COPIES:
+            if function is not None and (function.text in _COPIES or function.text in _AWAITING or (
+                    function.kind_id == attribute and (function.text or b"").rpartition(b".")[2] in _AWAITING_METHODS)):
                 copied = _copied(node)
                 if copied is not None:
                     return copied

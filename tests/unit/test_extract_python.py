@@ -1019,6 +1019,24 @@ def test_a_walrus_binds_its_name() -> None:
     assert binds("if (match := pattern.search(text)):\n    pass\n") == [("", "match", "pattern.search()", "assign")]
 
 
+def test_an_awaited_or_run_coroutine_is_what_it_returns() -> None:
+    source = (
+        "async def use(loop):\n"
+        "    client = await connect()\n"
+        "    data = (await client.get()).json()\n"
+        "    timed = await asyncio.wait_for(connect(), 5)\n"
+        "    ran = loop.run_until_complete(connect())\n"
+        "    top = asyncio.run(main())\n"
+    )
+    assert binds(source) == [
+        ("use", "client", "connect()", "assign"),
+        ("use", "data", "client.get().json()", "assign"),
+        ("use", "timed", "connect()", "assign"),
+        ("use", "ran", "connect()", "assign"),
+        ("use", "top", "main()", "assign"),
+    ]
+
+
 def test_annotations_bind_instances_wherever_they_appear() -> None:
     source = """
         store: Store
