@@ -66,6 +66,9 @@ MAX_VALUES = 12
 # what the __init__ a dataclass (attrs class) is given calls after setting the fields
 POST_INITS = ("__post_init__", "__attrs_post_init__")
 DISPATCHING = frozenset({"singledispatch", "singledispatchmethod"})  # functools' generic functions
+# Bases whose classes give a member when subscripted (`Color["RED"]`), not a generic alias
+ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum",
+                        "Choices", "TextChoices", "IntegerChoices"})
 # the elements of a module's or class's display may be more (a parametrize list of
 # cases): each one is written out there, not gathered from calls
 MAX_LISTED = 64
@@ -1525,6 +1528,8 @@ class Resolver(DjangoModels, Metaclasses):
             if vals is None or (ops[0] != "[]" and self._read_of_a_parameter(base, scope_id)):
                 # (a constant key on a parameter reads that member of what was passed)
                 vals = self._elements_at(self.lookup(base, scope_id) or {}, ops[0])
+            elif not vals:  # no elements stored under the name: a class subscripted (`Box[int]`)?
+                vals = self._elements_at(self._classes(self.lookup(base, scope_id) or {}), ops[0])
             ops = ops[1:]
         else:
             vals = self.lookup(base, scope_id)
@@ -1794,6 +1799,25 @@ class Resolver(DjangoModels, Metaclasses):
             elif val[0] == "X":
                 out[EXTERNAL] = False
         return out
+
+    def _classes(self, vals: Values) -> Values:
+        return {v: inferred for v, inferred in vals.items() if v[0] == "S" and self.scopes[v[1]].kind == "class"}
+
+    def _class_subscript(self, class_id: str) -> Values:
+        """``Box[int]`` of a class: a generic alias, which constructs and reads as the class
+        does (``Box[int](3)``, ``Box[str].make()``); an enum's member is an instance
+        (``Color["RED"]``); a metaclass of the repository with ``__getitem__`` decides
+        itself (not guessed here)."""
+        for cls in self.mro(class_id):
+            scope = None if cls.startswith("X:") else self.scopes.get(cls)
+            d = scope.definition if scope is not None else None
+            if d is not None and any(b.split("[", 1)[0].rpartition(".")[2] in ENUM_BASES for b in d.bases):
+                return {("I", class_id): True}
+        for meta in self.metaclasses(class_id):
+            hit = self.class_member(meta, "__getitem__")
+            if hit is not None and hit[1] is not None:
+                return {}
+        return {("S", class_id): True}
 
     def _fixture_value(self, fixture_id: str) -> Values:
         """A fixture's value: what the function returns, or what it yields (a generator)."""
@@ -2331,6 +2355,8 @@ class Resolver(DjangoModels, Metaclasses):
                 out[("I", val[1])] = True
             elif val[0] == "X":
                 out[EXTERNAL] = False
+            elif val[0] == "S" and self.scopes[val[1]].kind == "class":
+                _merge(out, self._class_subscript(val[1]), True)
         return out
 
     def _instance_elements(self, val: Value) -> Values:
