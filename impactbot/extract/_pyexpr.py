@@ -475,6 +475,11 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     wrappers = g.kinds("parenthesized_expression")
     walrus = g.kinds("named_expression")
     awaits = g.kinds("await")
+    concatenated = g.kinds("concatenated_string")
+    literal_types = {g.kind(k): t for k, t in (
+        ("integer", "int()"), ("float", "float()"), ("list", "list()"), ("dictionary", "dict()"), ("set", "set()"),
+        ("tuple", "tuple()"), ("list_comprehension", "list()"), ("dictionary_comprehension", "dict()"),
+        ("set_comprehension", "set()"))}
     f_object, f_attribute = g.fields["object"], g.fields["attribute"]
     f_function, f_value, f_arguments = g.fields["function"], g.fields["value"], g.fields["arguments"]
     strings = g.kinds("string")
@@ -701,10 +706,23 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if base is None or suffix is None:
             return None
         head = expr(base)
+        if head is None and not isinstance(suffix, str):
+            head = _literal_type(base)  # `", ".join(parts)`: a method of str
         if head is None:
             return None
         if isinstance(suffix, str):
             return head + suffix
         return head + "." + (suffix.text or b"").decode("utf-8", "replace")
+
+    def _literal_type(node: Node) -> str | None:
+        """``str()`` for a string literal and the like: what an attribute read on a literal
+        reads (a builtin type's method, never the repository's)."""
+        kind = node.kind_id
+        if kind in wrappers:
+            inner = [c for c in node.named_children if c.kind_id != comment]
+            return _literal_type(inner[0]) if len(inner) == 1 else None
+        if kind in strings or kind in concatenated:
+            return "bytes()" if (node.text or b"")[:2].lower() in (b'b"', b"b'", b"rb", b"br") else "str()"
+        return literal_types.get(kind)
 
     return expr

@@ -2064,7 +2064,7 @@ class Resolver(DjangoModels, Metaclasses):
                 return self._members(self.returns(val[1]), attr)
             finally:
                 self._active.discard(key)
-        if kind == "G":
+        if kind in ("G", "D"):  # a generator's or a display's methods are the builtin type's
             return {EXTERNAL: False}
         if kind == "CM":
             return {("CE", val[1]): False} if attr == self._enter_method(val[1]) else {EXTERNAL: False}
