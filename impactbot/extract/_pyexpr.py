@@ -170,6 +170,11 @@ class Expressions:
         self._comprehensions = g.kinds("list_comprehension", "set_comprehension", "generator_expression")
         self._dictionary = g.kinds("dictionary")
         self._dict_comprehension = g.kinds("dictionary_comprehension")
+        # what a display stored on an attribute is, for the methods read on it (`self.seen.add(x)`)
+        self._display_types = {g.kind(k): t for k, t in (
+            ("list", "list()"), ("tuple", "tuple()"), ("expression_list", "tuple()"), ("set", "set()"),
+            ("dictionary", "dict()"), ("list_comprehension", "list()"), ("set_comprehension", "set()"),
+            ("dictionary_comprehension", "dict()"))}
         self._pair = g.kinds("pair")
         self._splat = g.kinds("list_splat", "list_splat_pattern")
         self._dict_splat = g.kinds("dictionary_splat")
@@ -334,7 +339,11 @@ class Expressions:
             found = self.starred(target, value)
             if found is not None:
                 return self._starred_pairs(targets, sources, found)
-        return self.bind(target, self.values(value))
+        values = self.values(value)
+        held = self._display_types.get(value.kind_id) if target.kind_id == self._attribute else None
+        if held is not None:  # `self.seen = set()` and `self.seen = {...}` alike: a builtin container
+            values = [("", held) if pair == ("", None) else pair for pair in values]
+        return self.bind(target, values)
 
     def _starred_pairs(self, targets: list[Node], sources: list[Node], found: tuple[Node, list[Node]]) -> Values:
         """Targets around the star take the members at their place; the star a list of the rest."""
