@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 # what a class finds on ``object`` before its metaclass is looked at
-_OBJECT_ATTRIBUTES = frozenset(dir(object))
+OBJECT_ATTRIBUTES = frozenset(dir(object))
 
 
 class Metaclasses:
@@ -96,7 +96,7 @@ class Metaclasses:
         """``attr`` read on a class that does not have it: its metaclass's, if one gives it.
         Not what every class has from ``object`` (``Model.__new__`` is ``object.__new__``,
         not the metaclass's ``__new__``)."""
-        if attr in _OBJECT_ATTRIBUTES:
+        if attr in OBJECT_ATTRIBUTES:
             return None
         for meta in self.metaclasses(class_id):
             hit = self.class_member(meta, attr)

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
 from impactbot.link.django import DjangoModels
-from impactbot.link.metaclasses import Metaclasses
+from impactbot.link.metaclasses import OBJECT_ATTRIBUTES, Metaclasses
 from impactbot.link.modules import ModuleIndex
 from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, symbol_id
 
@@ -2042,6 +2042,8 @@ class Resolver(DjangoModels, Metaclasses):
                     return {reverse: True}
             elif not instance and attr in django.MANAGERS and self._is_model(val[1]):
                 found[("Q", val[1])] = True
+            if not found and hit is None and self._inherited_from_builtins(val[1], attr):
+                return {EXTERNAL: False}
             return found
         if kind == "Q":
             if attr == "model":
@@ -2054,6 +2056,8 @@ class Resolver(DjangoModels, Metaclasses):
             hit = self.class_member(val[1], attr, start=1)
             found = self._bind(hit[0], True, attr, hit[1], val[1]) if hit else {}
             _merge(found, self._super_dispatch(val[1], attr), True)
+            if not found and self._inherited_from_builtins(val[1], attr):
+                return {EXTERNAL: False}  # `super().__init__()` past the last class: object's
             return found
         if kind == "R":
             key = ("R." + attr, val[1])
@@ -2170,6 +2174,11 @@ class Resolver(DjangoModels, Metaclasses):
         ancestry = self.mro(hit) if hit else ()
         below = {b for cls in ancestry if not cls.startswith("X:") for b in self._builtin_bases(cls)}
         return bool(shadows - below)
+
+    def _inherited_from_builtins(self, class_id: str, attr: str) -> bool:
+        """Whether ``attr``, which no class of the repository along the MRO has, is
+        ``object``'s or a builtin base's (``dict.pop`` for a ``dict`` subclass)."""
+        return attr in OBJECT_ATTRIBUTES or self.builtin_defines(class_id, attr)
 
     def builtin_defines(self, class_id: str, attr: str) -> bool:
         """Whether a builtin base in the class's ancestry defines ``attr`` (``list.__iadd__``)."""
