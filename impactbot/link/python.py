@@ -66,6 +66,9 @@ MAX_VALUES = 12
 # what the __init__ a dataclass (attrs class) is given calls after setting the fields
 POST_INITS = ("__post_init__", "__attrs_post_init__")
 DISPATCHING = frozenset({"singledispatch", "singledispatchmethod"})  # functools' generic functions
+# every attribute some builtin type has: a name none has needs no look at a class's builtin bases
+BUILTIN_TYPE_ATTRIBUTES = frozenset(
+    a for t in vars(builtins).values() if isinstance(t, type) for a in dir(t))
 # Bases whose classes give a member when subscripted (`Color["RED"]`), not a generic alias
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum",
                         "Choices", "TextChoices", "IntegerChoices"})
@@ -432,7 +435,8 @@ class Resolver(DjangoModels, Metaclasses):
             self._add_scope(path, d)
             self._index_registration(path, d, dispatching)
         for site in facts.calls:
-            self._index_registering_call(path, site)
+            if site.callee is not None and ".register" in site.callee:
+                self._index_registering_call(path, site)
             # `@x.setter` in a class body: the property x of that class can be assigned
             if site.kind == "decorator" and site.scope and site.callee and site.callee.endswith(".setter"):
                 name = site.callee[: -len(".setter")].rsplit(".", 1)[-1]
@@ -2178,7 +2182,9 @@ class Resolver(DjangoModels, Metaclasses):
     def _inherited_from_builtins(self, class_id: str, attr: str) -> bool:
         """Whether ``attr``, which no class of the repository along the MRO has, is
         ``object``'s or a builtin base's (``dict.pop`` for a ``dict`` subclass)."""
-        return attr in OBJECT_ATTRIBUTES or self.builtin_defines(class_id, attr)
+        if attr in OBJECT_ATTRIBUTES:
+            return True
+        return attr in BUILTIN_TYPE_ATTRIBUTES and self.builtin_defines(class_id, attr)
 
     def builtin_defines(self, class_id: str, attr: str) -> bool:
         """Whether a builtin base in the class's ancestry defines ``attr`` (``list.__iadd__``)."""
