@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 # where a model class gets its default manager
 MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
 
+# Django's own model base and queryset, in a checkout of Django itself
+OWN_MODEL = "django/db/models/base.py::Model"
+OWN_QUERYSET = "django/db/models/query.py::QuerySet"
+
 # the base a model class names: `models.Model` (from django.db import models), or Model
 MODEL_BASES = frozenset({"models.Model", "Model", "django.db.models.Model", "db.models.Model"})
 
@@ -118,6 +122,9 @@ class DjangoModels:
         facts: Mapping[str, FileFacts]
         by_name: dict[str, list[str]]
         _reverse: dict[str, dict[str, Value]] | None
+        _own_model: tuple[str, str] | None
+
+        def mro(self, class_id: str) -> tuple[str, ...]: ...
 
         def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None: ...
 
@@ -136,6 +143,20 @@ class DjangoModels:
     def models(self, vals: Values) -> set[str]:
         """The Django models among values: instances, and managers or querysets of them."""
         return {v[1] for v in vals if (v[0] in ("I", "IS") and self._is_model(v[1])) or v[0] in ("Q", "QM")}
+
+    def own_queryset(self, class_id: str) -> str | None:
+        """In Django's own source, the ``QuerySet`` class a model's ``objects`` hands its
+        methods on from (the manager class is made at run time from the queryset's methods,
+        and the model's metaclass adds it); None for any other class or repository."""
+        if self._own_model is None:
+            model = next((sid for sid in self.scopes if sid.endswith(OWN_MODEL)), "")
+            queryset = next((sid for sid in self.scopes if sid.endswith(OWN_QUERYSET)), "")
+            self._own_model = (model, queryset) if model and queryset else ("", "")
+        model, queryset = self._own_model
+        for found, wanted in ((model, OWN_MODEL), (queryset, OWN_QUERYSET)):  # (for derived graphs)
+            path, _, name = (found or wanted).rpartition("::")
+            self._note((path, name) if found else ("<module>", path[:-3].replace("/", ".")))
+        return queryset if model and class_id != model and model in self.mro(class_id) else None
 
     def _is_model(self, class_id: str) -> bool:
         """Whether a class of the repository is a Django model: it, or a class of the

@@ -415,6 +415,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.touched_param = False
         self.truncated = False
         self._reverse: dict[str, dict[str, Value]] | None = None  # see _reverse_relations
+        self._own_model: tuple[str, str] | None = None  # see own_queryset
         self._dotted_elements: list[tuple[Binding, str]] = []  # `mod.X[]` bindings, and their scope
         # per file, what a derived graph compares of those (see link.dirty): X first
         self.dotted_elements: dict[str, list[tuple[object, ...]]] = defaultdict(list)
@@ -2046,6 +2047,8 @@ class Resolver(DjangoModels, Metaclasses):
                     return {reverse: True}
             elif not instance and attr in django.MANAGERS and self._is_model(val[1]):
                 found[("Q", val[1])] = True
+            elif not instance and hit is None and attr in django.MANAGERS and (own := self.own_queryset(val[1])):
+                found[("I", own)] = True  # Django's own source: the manager hands on QuerySet's methods
             if not found and hit is None and self._inherited_from_builtins(val[1], attr):
                 return {EXTERNAL: False}
             return found

@@ -475,3 +475,49 @@ def test_a_framework_method_runs_the_hooks_the_repositorys_subclass_defines() ->
                                                          f + "OrderSerializer::create"}
     assert f + "Ticket::update" not in {t for s, t in edges if s == v + "ticket"}  # a model's save()
     assert f + "OwnForm::clean" not in {t for s, t in edges if s == v + "own"}  # its own is_valid runs
+
+
+OWN_BASE = """
+class ModelBase(type):
+    pass
+
+
+class Model(metaclass=ModelBase):
+    def save(self):
+        pass
+"""
+
+OWN_QUERYSET = """
+class QuerySet:
+    def create(self, **kwargs):
+        return self.model(**kwargs)
+
+    def filter(self, *args, **kwargs):
+        return self._chain()
+
+    def _chain(self):
+        return self.__class__()
+
+    def first(self):
+        pass
+"""
+
+
+def test_in_djangos_own_source_a_models_objects_hands_on_the_querysets_methods() -> None:
+    # the manager class is made at run time from QuerySet's methods, and ModelBase adds it
+    files = {
+        "django/__init__.py": "", "django/db/__init__.py": "",
+        "django/db/models/__init__.py": "from django.db.models.base import Model\n",
+        "django/db/models/base.py": OWN_BASE, "django/db/models/query.py": OWN_QUERYSET,
+        "tests/test_orm.py": "from django.db import models\n\n\nclass Author(models.Model):\n    pass\n\n\n"
+                             "def test_create():\n    Author.objects.create(name='x')\n"
+                             "    Author.objects.filter(name='x').first()\n",
+    }
+    called = {e.target for e in link(facts(files)).edges if e.source == "tests/test_orm.py::test_create"}
+    assert {"django/db/models/query.py::QuerySet::create", "django/db/models/query.py::QuerySet::filter",
+            "django/db/models/query.py::QuerySet::first"} <= called
+    # anywhere else, a class named QuerySet is nobody's manager
+    elsewhere = {path.replace("django/", "orm/"): text.replace("from django.db", "from orm.db")
+                 for path, text in files.items()}
+    assert not {e for e in link(facts(elsewhere)).edges
+                if e.source == "tests/test_orm.py::test_create" and "QuerySet" in e.target}
