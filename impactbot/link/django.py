@@ -32,6 +32,7 @@ MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
 # Django's own model base and queryset, in a checkout of Django itself
 OWN_MODEL = "django/db/models/base.py::Model"
 OWN_QUERYSET = "django/db/models/query.py::QuerySet"
+OWN_OPTIONS = "django/db/models/options.py::Options"
 
 # the base a model class names: `models.Model` (from django.db import models), or Model
 MODEL_BASES = frozenset({"models.Model", "Model", "django.db.models.Model", "db.models.Model"})
@@ -122,7 +123,7 @@ class DjangoModels:
         facts: Mapping[str, FileFacts]
         by_name: dict[str, list[str]]
         _reverse: dict[str, dict[str, Value]] | None
-        _own_model: tuple[str, str] | None
+        _own_classes: dict[str, str] | None
 
         def mro(self, class_id: str) -> tuple[str, ...]: ...
 
@@ -148,15 +149,24 @@ class DjangoModels:
         """In Django's own source, the ``QuerySet`` class a model's ``objects`` hands its
         methods on from (the manager class is made at run time from the queryset's methods,
         and the model's metaclass adds it); None for any other class or repository."""
-        if self._own_model is None:
-            model = next((sid for sid in self.scopes if sid.endswith(OWN_MODEL)), "")
-            queryset = next((sid for sid in self.scopes if sid.endswith(OWN_QUERYSET)), "")
-            self._own_model = (model, queryset) if model and queryset else ("", "")
-        model, queryset = self._own_model
-        for found, wanted in ((model, OWN_MODEL), (queryset, OWN_QUERYSET)):  # (for derived graphs)
-            path, _, name = (found or wanted).rpartition("::")
-            self._note((path, name) if found else ("<module>", path[:-3].replace("/", ".")))
-        return queryset if model and class_id != model and model in self.mro(class_id) else None
+        return self._own_class(class_id, OWN_QUERYSET)
+
+    def own_options(self, class_id: str) -> str | None:
+        """In Django's own source, the ``Options`` class of a model's ``_meta`` (its
+        metaclass sets it)."""
+        return self._own_class(class_id, OWN_OPTIONS)
+
+    def _own_class(self, class_id: str, wanted: str) -> str | None:
+        if self._own_classes is None:
+            self._own_classes = {
+                suffix: next((sid for sid in self.scopes if sid.endswith(suffix)), "")
+                for suffix in (OWN_MODEL, OWN_QUERYSET, OWN_OPTIONS)
+            }
+        model, found = self._own_classes[OWN_MODEL], self._own_classes[wanted]
+        for sid, suffix in ((model, OWN_MODEL), (found, wanted)):  # (for derived graphs)
+            path, _, name = (sid or suffix).rpartition("::")
+            self._note((path, name) if sid else ("<module>", path[:-3].replace("/", ".")))
+        return found if model and found and class_id != model and model in self.mro(class_id) else None
 
     def _is_model(self, class_id: str) -> bool:
         """Whether a class of the repository is a Django model: it, or a class of the

@@ -66,6 +66,7 @@ MAX_VALUES = 12
 # what the __init__ a dataclass (attrs class) is given calls after setting the fields
 POST_INITS = ("__post_init__", "__attrs_post_init__")
 DISPATCHING = frozenset({"singledispatch", "singledispatchmethod"})  # functools' generic functions
+OWN_DJANGO_ATTRIBUTES = django.MANAGERS | {"_meta"}  # see Resolver._own_django
 # every attribute some builtin type has: a name none has needs no look at a class's builtin bases
 BUILTIN_TYPE_ATTRIBUTES = frozenset(
     a for t in vars(builtins).values() if isinstance(t, type) for a in dir(t))
@@ -415,7 +416,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.touched_param = False
         self.truncated = False
         self._reverse: dict[str, dict[str, Value]] | None = None  # see _reverse_relations
-        self._own_model: tuple[str, str] | None = None  # see own_queryset
+        self._own_classes: dict[str, str] | None = None  # see own_queryset
         self._dotted_elements: list[tuple[Binding, str]] = []  # `mod.X[]` bindings, and their scope
         # per file, what a derived graph compares of those (see link.dirty): X first
         self.dotted_elements: dict[str, list[tuple[object, ...]]] = defaultdict(list)
@@ -2030,6 +2031,8 @@ class Resolver(DjangoModels, Metaclasses):
             found = self._bind(hit[0], instance, attr, hit[1], val[1]) if hit else {}
             if kind in ("IS", "CS"):
                 _merge(found, self._dispatch(val[1], attr, instance), True)
+            if hit is None and attr in OWN_DJANGO_ATTRIBUTES and (own := self._own_django(val[1], attr, instance)):
+                return {own: True}
             if instance and hit is not None and hit[1] is not None:
                 related = self._related(hit[1], attr, val[1])
                 if related is not None:
@@ -2047,8 +2050,6 @@ class Resolver(DjangoModels, Metaclasses):
                     return {reverse: True}
             elif not instance and attr in django.MANAGERS and self._is_model(val[1]):
                 found[("Q", val[1])] = True
-            elif not instance and hit is None and attr in django.MANAGERS and (own := self.own_queryset(val[1])):
-                found[("I", own)] = True  # Django's own source: the manager hands on QuerySet's methods
             if not found and hit is None and self._inherited_from_builtins(val[1], attr):
                 return {EXTERNAL: False}
             return found
@@ -2181,6 +2182,13 @@ class Resolver(DjangoModels, Metaclasses):
         ancestry = self.mro(hit) if hit else ()
         below = {b for cls in ancestry if not cls.startswith("X:") for b in self._builtin_bases(cls)}
         return bool(shadows - below)
+
+    def _own_django(self, class_id: str, attr: str, instance: bool) -> Value | None:
+        """In Django's own source, what the model metaclass adds: ``objects`` hands on the
+        methods of QuerySet, ``_meta`` is an Options."""
+        if attr == "_meta":
+            return ("I", own) if (own := self.own_options(class_id)) else None
+        return ("I", own) if not instance and (own := self.own_queryset(class_id)) else None
 
     def _inherited_from_builtins(self, class_id: str, attr: str) -> bool:
         """Whether ``attr``, which no class of the repository along the MRO has, is

@@ -509,13 +509,15 @@ def test_in_djangos_own_source_a_models_objects_hands_on_the_querysets_methods()
         "django/__init__.py": "", "django/db/__init__.py": "",
         "django/db/models/__init__.py": "from django.db.models.base import Model\n",
         "django/db/models/base.py": OWN_BASE, "django/db/models/query.py": OWN_QUERYSET,
+        "django/db/models/options.py": "class Options:\n    def get_field(self, name):\n        pass\n",
         "tests/test_orm.py": "from django.db import models\n\n\nclass Author(models.Model):\n    pass\n\n\n"
                              "def test_create():\n    Author.objects.create(name='x')\n"
-                             "    Author.objects.filter(name='x').first()\n",
+                             "    Author.objects.filter(name='x').first()\n"
+                             "    Author._meta.get_field('name')\n    Author()._meta.get_field('name')\n",
     }
     called = {e.target for e in link(facts(files)).edges if e.source == "tests/test_orm.py::test_create"}
     assert {"django/db/models/query.py::QuerySet::create", "django/db/models/query.py::QuerySet::filter",
-            "django/db/models/query.py::QuerySet::first"} <= called
+            "django/db/models/query.py::QuerySet::first", "django/db/models/options.py::Options::get_field"} <= called
     # anywhere else, a class named QuerySet is nobody's manager
     elsewhere = {path.replace("django/", "orm/"): text.replace("from django.db", "from orm.db")
                  for path, text in files.items()}
