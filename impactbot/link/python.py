@@ -1728,7 +1728,16 @@ class Resolver(DjangoModels, Metaclasses):
             return None
         if name in scope.params:
             _merge(vals, self._param_values(scope, name), True)
+            if self._collects(scope, name):
+                vals[EXTERNAL] = False  # `*args` is a tuple, `**kwargs` a dict: `kwargs.get(k)` is dict's
         return vals
+
+    @staticmethod
+    def _collects(scope: Scope, name: str) -> bool:
+        """Whether ``name`` is the ``*args`` or ``**kwargs`` parameter."""
+        d = scope.definition
+        params = d.signature.params if d is not None and d.signature is not None else ()
+        return any(p.name == name and p.kind in ("var_positional", "var_keyword") for p in params)
 
     @staticmethod
     def _takes_one_argument(scope: Scope, name: str) -> bool:

@@ -89,3 +89,20 @@ def unknown(thing):
     assert dict(graph.unresolved) == {"m.py::unknown": 1}  # its receiver could be a Buffer
     called = {(e.source, e.target) for e in graph.edges if e.kind == "calls" and e.confidence != "name_match"}
     assert not {target for _, target in called if target.startswith("m.py::Buffer")}
+
+
+def test_star_parameters_are_a_tuple_and_a_dict() -> None:
+    source = """
+class Options:
+    def get(self, key):
+        pass
+
+    def index(self, item):
+        pass
+
+def configure(*args, **kwargs):
+    return kwargs.get("debug"), args.index(1)
+"""
+    graph = link(facts({"m.py": source}))
+    assert dict(graph.unresolved) == {}
+    assert not {e for e in graph.edges if e.source == "m.py::configure"}
