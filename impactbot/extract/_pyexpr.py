@@ -446,6 +446,9 @@ MODEL_LOOKUPS = frozenset({"get_model"})
 # Django's shortcuts giving one row of the model (or queryset) they are handed:
 # ``get_object_or_404(Product, pk=1)`` is a Product, as ``Product.objects.get(pk=1)`` is
 FETCHES = frozenset({"get_object_or_404", "shortcuts.get_object_or_404", "aget_object_or_404"})
+# `importlib.import_module("pkg.mod")` is that module; `import_string("pkg.mod.Name")` (Django) that name
+IMPORTS = frozenset({"importlib.import_module", "import_module", "module_loading.import_string", "import_string"})
+_IMPORTS = frozenset(name.encode() for name in IMPORTS)
 _FETCHES = frozenset(name.encode() for name in FETCHES)
 # Builtins that make a new sequence of what iterating their argument gives: ``list(xs)``,
 # ``sorted(xs, key=k)`` stand for ``xs.__iter__()`` (not for xs: the sequence is a list,
@@ -469,7 +472,7 @@ AWAITING_METHODS = frozenset({"run_until_complete"})
 _AWAITING = frozenset(name.encode() for name in AWAITING)
 _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
 RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
-                  | FETCHES | AWAITING)
+                  | FETCHES | AWAITING | IMPORTS)
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
@@ -530,6 +533,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 named = _named_model(node)
                 if named is not None:
                     return named
+            if function is not None and function.text in _IMPORTS:
+                imported = _imported(node, (function.text or b"").endswith(b"import_string"))
+                if imported is not None:
+                    return imported
             if function is not None and function.text in _FETCHES:
                 fetched = _fetched(node)
                 if fetched is not None:
@@ -654,6 +661,24 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             texts.append(split[1].decode("utf-8", "replace"))
         app, _, name = ".".join(texts).rpartition(".")
         return f"<model-named:{app}/{name}>" if texts and name.isidentifier() else None
+
+    def _imported(node: Node, attribute: bool) -> str | None:
+        # `<module:pkg/mod>` (a slash for the dot, as the name is one base of an
+        # expression), then the attribute `import_string` reads from it
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 1 or args[0].kind_id not in strings:
+            return None  # a relative name needs its `package=`; a computed one is not known
+        split = string_body(args[0].text or b"")
+        if split is None or split[0] not in (b"", b"r", b"u"):
+            return None
+        dotted = split[1].decode("utf-8", "replace")
+        if not dotted or not all(part.isidentifier() for part in dotted.split(".")):
+            return None
+        module, _, name = dotted.rpartition(".") if attribute else (dotted, "", "")
+        if not module:
+            return None
+        return f"<module:{module.replace('.', '/')}>" + (f".{name}" if name else "")
 
     def _fetched(node: Node) -> str | None:
         # a model class (a name) gives one of its instances; a manager or queryset its `get()`

@@ -316,6 +316,8 @@ def changes(
         new = _Version(new_r, new_scopes[path], new_facts[path], new_stores[path]) if path in new_facts else None
         _compare(path, old, new, out)
     _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
+    # which classes fit a typing.Protocol is decided over every class of the revision
+    out.reads.add(("<protocol>", ""))
     if any(_autouse_fixtures(old_facts.get(p)) != _autouse_fixtures(new_facts.get(p)) for p in changed):
         out.definitions.add(AUTOUSE)  # which tests run which autouse fixture may differ
     elif _fixture_sources_differ(old_facts, new_facts, changed):

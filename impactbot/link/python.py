@@ -395,6 +395,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.registrations: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         self.dispatchers: set[str] = set()  # ids of singledispatch functions and methods
         self._registered: dict[str, list[str]] = {}
+        self._implementers: dict[str, list[str]] = {}  # see ``implementers``
         self._subclasses: dict[str, list[str]] | None = None
         self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
         self._parametrized_names: set[tuple[str, str]] | None = None  # see ``_parametrized``
@@ -1453,6 +1454,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<module:"):  # `importlib.import_module("pkg.mod")`
+            return self._apply_ops(self._module_value(base[8:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<model-named:"):  # `apps.get_model("shop", "Order")`
             models: Values = {("S", cls): True for cls in self.models_named(base[13:-1].replace("/", "."))}
             return self._apply_ops(models, ops, scope_id)
@@ -2117,12 +2120,41 @@ class Resolver(DjangoModels, Metaclasses):
         if self._building_subclasses:  # resolving class bases: dispatch is not known yet
             self.truncated = True
             return out
-        for sub in self.subclasses().get(class_id, ()):
+        for sub in [*self.subclasses().get(class_id, ()), *self.implementers(class_id)]:
             hit = self.class_member(sub, attr)
             if hit is not None and hit[1] is not None:
                 _merge(out, self._bind(hit[0], instance, attr, hit[1], sub), True)
             if len(out) > MAX_VALUES:
                 return {}  # dispatch to that many classes says nothing: keep the declared one only
+        return out
+
+    def implementers(self, class_id: str) -> list[str]:
+        """The classes of the repository a ``typing.Protocol`` describes without deriving
+        from it: those with every public method the protocol declares (structural typing
+        lets any of them be passed where the protocol is annotated)."""
+        scope = self.scopes[class_id]
+        d = scope.definition
+        if d is None or not any(b.split("[", 1)[0].rpartition(".")[2] == "Protocol" for b in d.bases):
+            return []
+        self._note(("<protocol>", ""))  # any class anywhere may come to fit it
+        cached = self._implementers.get(class_id)
+        if cached is not None:
+            return cached
+        wanted = sorted({
+            self.scopes[sid].definition.name for sid in self.scopes  # type: ignore[union-attr]
+            if self.scopes[sid].parent == class_id and self.scopes[sid].kind in ("function", "method")
+            and not self.scopes[sid].definition.name.startswith("_")  # type: ignore[union-attr]
+        })
+        out: list[str] = []
+        if wanted:
+            derived = set(self.subclasses().get(class_id, ()))
+            for method in self.by_name.get(wanted[0], ()):
+                cls = self.scopes[method].parent
+                if cls is None or cls == class_id or cls in derived or cls in out or self.scopes[cls].kind != "class":
+                    continue
+                if all((hit := self.class_member(cls, name)) is not None and hit[1] is not None for name in wanted):
+                    out.append(cls)
+        self._implementers[class_id] = out
         return out
 
     def _super_dispatch(self, class_id: str, attr: str) -> Values:

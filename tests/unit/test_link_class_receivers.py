@@ -9,7 +9,7 @@ cannot run (a store on an object of several classes, ``obj.__class__ = cls``), t
 from __future__ import annotations
 
 import pytest
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, derived_from, facts
 
 from impactbot.extract import extract
 from impactbot.link import incremental, link
@@ -323,3 +323,36 @@ def test_new_makes_an_instance_of_the_class_it_gets() -> None:
     assert ("Singleton::__new__", "Singleton::setup") in found  # super().__new__(cls), stored on cls
     assert ("Record::construct", "Record::fill") in found  # cls.__new__(cls): object's, an instance
     assert ("use", "Record::fill") in found
+
+
+PROTOCOL = """
+from typing import Protocol
+
+
+class Runner(Protocol):
+    def run(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def drive(runner: Runner) -> None:
+    runner.run()
+"""
+
+
+def test_a_call_through_a_protocol_reaches_the_classes_that_fit_it() -> None:
+    impls = (
+        "class Fast:\n    def run(self):\n        pass\n\n    def stop(self):\n        pass\n\n\n"
+        "class Half:\n    def run(self):\n        pass\n"  # no stop(): does not fit
+    )
+    graph = link(facts({"proto.py": PROTOCOL, "impls.py": impls}))
+    called = {e.target for e in graph.edges if e.source == "proto.py::drive"}
+    assert called == {"proto.py::Runner::run", "impls.py::Fast::run"}
+
+
+def test_a_derived_graph_sees_a_class_come_to_fit_a_protocol() -> None:
+    # a second user, which finds the first one's answer cached
+    user = "from proto import Runner\n\n\ndef pause(runner: Runner) -> None:\n    runner.run()\n"
+    files = {"proto.py": PROTOCOL, "user.py": user, **{f"lib{i}.py": f"def f{i}():\n    pass\n" for i in range(5)}}
+    before = "class Slow:\n    def run(self):\n        pass\n"
+    assert_derived_both_ways(files, "impls.py", before, before + "\n    def stop(self):\n        pass\n")

@@ -61,3 +61,20 @@ def test_re_exports_around_same_named_modules_stay_bounded() -> None:
     linker.run()
     assert isinstance(linker.r, CountingResolver)
     assert linker.r.lookups < 1000 * IMPORT_LOOKUP_BUDGET  # without the budget: about 8!·8! orders
+
+
+def test_a_module_imported_by_a_constant_name_at_run_time() -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/backends.py": "def connect():\n    pass\n\n\nclass Backend:\n    def open(self):\n        pass\n",
+        "main.py": (
+            "import importlib\nfrom django.utils.module_loading import import_string\n\n\n"
+            "def load(name):\n"
+            "    importlib.import_module('pkg.backends').connect()\n"
+            "    import_string('pkg.backends.Backend')().open()\n"
+            "    importlib.import_module(name).connect()\n"  # a computed name: not known
+            "    importlib.import_module('.backends', package='pkg').connect()\n"  # relative: not read
+        ),
+    }
+    called = {e.target for e in link(facts(files)).edges if e.source == "main.py::load"}
+    assert called == {"pkg/backends.py::connect", "pkg/backends.py::Backend", "pkg/backends.py::Backend::open"}
