@@ -235,6 +235,7 @@ class Scope:
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)
     params: dict[str, int] = field(default_factory=dict)  # name -> position
+    collecting: set[str] = field(default_factory=set)  # the *args and **kwargs parameters
     owner_class: str | None = None  # for methods: the class id
     first_param: str | None = None
     method_kind: str = "function"  # function | method | classmethod | staticmethod | property
@@ -396,6 +397,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.dispatchers: set[str] = set()  # ids of singledispatch functions and methods
         self._registered: dict[str, list[str]] = {}
         self._implementers: dict[str, list[str]] = {}  # see ``implementers``
+        self.protocols: set[str] = set()  # ids of the classes naming `Protocol` as a base
         self._subclasses: dict[str, list[str]] | None = None
         self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
         self._parametrized_names: set[tuple[str, str]] | None = None  # see ``_parametrized``
@@ -436,7 +438,7 @@ class Resolver(DjangoModels, Metaclasses):
                                      and i.name in DISPATCHING}  # `singledispatch as _dispatch`
         for d in facts.definitions:
             self._add_scope(path, d)
-            self._index_registration(path, d, dispatching)
+            self._index_dispatch(path, d, dispatching)
         for site in facts.calls:
             if site.callee is not None and ".register" in site.callee:
                 self._index_registering_call(path, site)
@@ -651,6 +653,8 @@ class Resolver(DjangoModels, Metaclasses):
         if d.signature is not None:
             for i, p in enumerate(d.signature.params):
                 scope.params[p.name] = i
+                if p.kind in ("var_positional", "var_keyword"):
+                    scope.collecting.add(p.name)
             if d.kind == "method":
                 scope.owner_class = parent
                 scope.method_kind = _method_kind(d)
@@ -859,7 +863,10 @@ class Resolver(DjangoModels, Metaclasses):
     def _note(self, read: tuple[str, str]) -> None:
         """A read that no lookup records by itself (the tracing resolver keeps them)."""
 
-    def _index_registration(self, path: str, d: Definition, dispatching: Collection[str]) -> None:
+    def _index_dispatch(self, path: str, d: Definition, dispatching: Collection[str]) -> None:
+        """Protocols, singledispatch functions and the implementations registered on them."""
+        if d.kind == "class" and any(b.split("[", 1)[0].rpartition(".")[2] == "Protocol" for b in d.bases):
+            self.protocols.add(symbol_id(path, d.qualname))
         if any(_decorator_name(deco) in dispatching for deco in d.decorators):
             self.dispatchers.add(symbol_id(path, d.qualname))
         for deco in d.decorators:
@@ -1731,16 +1738,9 @@ class Resolver(DjangoModels, Metaclasses):
             return None
         if name in scope.params:
             _merge(vals, self._param_values(scope, name), True)
-            if self._collects(scope, name):
+            if name in scope.collecting:
                 vals[EXTERNAL] = False  # `*args` is a tuple, `**kwargs` a dict: `kwargs.get(k)` is dict's
         return vals
-
-    @staticmethod
-    def _collects(scope: Scope, name: str) -> bool:
-        """Whether ``name`` is the ``*args`` or ``**kwargs`` parameter."""
-        d = scope.definition
-        params = d.signature.params if d is not None and d.signature is not None else ()
-        return any(p.name == name and p.kind in ("var_positional", "var_keyword") for p in params)
 
     @staticmethod
     def _takes_one_argument(scope: Scope, name: str) -> bool:
@@ -2132,9 +2132,7 @@ class Resolver(DjangoModels, Metaclasses):
         """The classes of the repository a ``typing.Protocol`` describes without deriving
         from it: those with every public method the protocol declares (structural typing
         lets any of them be passed where the protocol is annotated)."""
-        scope = self.scopes[class_id]
-        d = scope.definition
-        if d is None or not any(b.split("[", 1)[0].rpartition(".")[2] == "Protocol" for b in d.bases):
+        if class_id not in self.protocols:
             return []
         self._note(("<protocol>", ""))  # any class anywhere may come to fit it
         cached = self._implementers.get(class_id)
