@@ -171,10 +171,10 @@ class Expressions:
         self._dictionary = g.kinds("dictionary")
         self._dict_comprehension = g.kinds("dictionary_comprehension")
         # what a display stored on an attribute is, for the methods read on it (`self.seen.add(x)`)
-        self._display_types = {g.kind(k): t for k, t in (
-            ("list", "list()"), ("tuple", "tuple()"), ("expression_list", "tuple()"), ("set", "set()"),
-            ("dictionary", "dict()"), ("list_comprehension", "list()"), ("set_comprehension", "set()"),
-            ("dictionary_comprehension", "dict()"))}
+        self._display_types = {g.kind(k): f"<builtin:{t}>()" for k, t in (
+            ("list", "list"), ("tuple", "tuple"), ("expression_list", "tuple"), ("set", "set"),
+            ("dictionary", "dict"), ("list_comprehension", "list"), ("set_comprehension", "set"),
+            ("dictionary_comprehension", "dict"))}
         self._pair = g.kinds("pair")
         self._splat = g.kinds("list_splat", "list_splat_pattern")
         self._dict_splat = g.kinds("dictionary_splat")
@@ -488,10 +488,11 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     walrus = g.kinds("named_expression")
     awaits = g.kinds("await")
     concatenated = g.kinds("concatenated_string")
-    literal_types = {g.kind(k): t for k, t in (
-        ("integer", "int()"), ("float", "float()"), ("list", "list()"), ("dictionary", "dict()"), ("set", "set()"),
-        ("tuple", "tuple()"), ("list_comprehension", "list()"), ("dictionary_comprehension", "dict()"),
-        ("set_comprehension", "set()"))}
+    # (a builtin by a name of its own: a module may bind `list` or `str` to something else)
+    literal_types = {g.kind(k): f"<builtin:{t}>()" for k, t in (
+        ("integer", "int"), ("float", "float"), ("list", "list"), ("dictionary", "dict"), ("set", "set"),
+        ("tuple", "tuple"), ("list_comprehension", "list"), ("dictionary_comprehension", "dict"),
+        ("set_comprehension", "set"))}
     f_object, f_attribute = g.fields["object"], g.fields["attribute"]
     f_function, f_value, f_arguments = g.fields["function"], g.fields["value"], g.fields["arguments"]
     strings = g.kinds("string")
@@ -756,7 +757,8 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             inner = [c for c in node.named_children if c.kind_id != comment]
             return _literal_type(inner[0]) if len(inner) == 1 else None
         if kind in strings or kind in concatenated:
-            return "bytes()" if (node.text or b"")[:2].lower() in (b'b"', b"b'", b"rb", b"br") else "str()"
+            return "<builtin:bytes>()" if (node.text or b"")[:2].lower() in (b'b"', b"b'", b"rb", b"br") \
+                else "<builtin:str>()"
         return literal_types.get(kind)
 
     return expr

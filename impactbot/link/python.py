@@ -1461,6 +1461,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<builtin:"):  # what a literal is an instance of (`", ".join(parts)`)
+            return self._apply_ops({("B", base[9:-1]): False}, ops, scope_id)
         if base.startswith("<module:"):  # `importlib.import_module("pkg.mod")`
             return self._apply_ops(self._module_value(base[8:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<model-named:"):  # `apps.get_model("shop", "Order")`

@@ -481,7 +481,7 @@ def test_call_sites_belong_to_the_innermost_enclosing_definition() -> None:
         ("super(type(self), self).save()", "super().save"),
         ("(factory)()", "factory"),
         ("a.b[k].c(x)", "a.b[].c"),
-        ("''.join(parts)", "str().join"),  # a method of the builtin type
+        ("''.join(parts)", "<builtin:str>().join"),  # a method of the builtin type
         ("(a or b)()", None),
         ("(self . repo\n    .save())", "self.repo.save"),
     ],

@@ -106,3 +106,21 @@ def configure(*args, **kwargs):
     graph = link(facts({"m.py": source}))
     assert dict(graph.unresolved) == {}
     assert not {e for e in graph.edges if e.source == "m.py::configure"}
+
+
+def test_a_literal_is_the_builtin_types_even_where_a_module_binds_that_name() -> None:
+    # a CLI module may define a `list` command; `[1, 2].index(1)` is still list's
+    source = """
+class Thing:
+    def index(self, x):
+        pass
+
+def list():
+    return Thing()
+
+def use():
+    return [1, 2].index(1)
+"""
+    graph = link(facts({"m.py": source}))
+    assert not {e for e in graph.edges if e.source == "m.py::use"}
+    assert dict(graph.unresolved) == {}
