@@ -131,16 +131,21 @@ def _validate(values: Mapping[str, object]) -> list[str]:
     return problems
 
 
-def table_from_toml(text: str, source: str, *, pyproject: bool) -> dict[str, object]:
-    """The impactbot table of a pyproject.toml or .impactbot.toml file."""
+def _parse_toml(text: str) -> dict[str, Any]:
+    """The document; raises ValueError (tomllib's TOMLDecodeError) when it is not TOML."""
     # imported here: most repositories have no such file, and start-up is measured
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
+    return tomllib.loads(text)
+
+
+def table_from_toml(text: str, source: str, *, pyproject: bool) -> dict[str, object]:
+    """The impactbot table of a pyproject.toml or .impactbot.toml file."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = _parse_toml(text)
+    except ValueError as exc:
         raise ConfigError(f"{source}: not valid TOML ({exc})") from exc
     # .impactbot.toml may hold the keys at the top level or under [tool.impactbot]
     table = data.get("tool", {}).get("impactbot", {} if pyproject else data)
@@ -206,44 +211,24 @@ def pytest_test_files(read: Callable[[str], str | None]) -> tuple[str, ...] | No
     """pytest's ``python_files`` as the repository configures it (``read(name)`` gives a
     root file's text, or None), or None: pytest's defaults. A file that cannot be parsed
     counts as not configuring it (pytest would refuse to run; that is not ours to say)."""
+    value = _pytest_option(read, "python_files")
+    if isinstance(value, list):
+        return tuple(g for g in value if isinstance(g, str)) or None
+    return tuple(value.split()) or None if isinstance(value, str) else None
+
+
+def _pytest_option(read: Callable[[str], str | None], option: str) -> object:
+    """An option of the pytest configuration in effect (the first file, in the order
+    pytest looks, with a pytest section): "" when that file does not set it, None when
+    no file has a pytest section."""
     for name, section in PYTEST_CONFIGS:
         text = read(name)
         if text is None:
             continue
-        found = _pyproject_python_files(text) if section is None else _ini_python_files(text, section)
-        if found is not None:
-            return found[0] or None
+        value = _pyproject_option(text, option) if section is None else _ini_option(text, section, option)
+        if value is not None:
+            return value
     return None
-
-
-def _ini_python_files(text: str, section: str) -> tuple[tuple[str, ...]] | None:
-    """((globs,),) when the file has the pytest section (globs empty: not set), else None."""
-    import configparser
-
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return None
-    if not parser.has_section(section):
-        return None
-    return (tuple(parser.get(section, "python_files", fallback="").split()),)
-
-
-def _pyproject_python_files(text: str) -> tuple[tuple[str, ...]] | None:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    try:
-        options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
-    except tomllib.TOMLDecodeError:
-        return None
-    if not isinstance(options, dict):
-        return None
-    value = options.get("python_files", ())
-    globs = value.split() if isinstance(value, str) else [g for g in value if isinstance(g, str)]
-    return (tuple(globs),)
 
 
 def pytest_plugin_modules(read: Callable[[str], str | None]) -> tuple[str, ...]:
@@ -272,13 +257,9 @@ def _module_of(entry: str) -> str | None:
 
 
 def _pyproject_entry_points(text: str) -> list[str]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
     try:
-        project = tomllib.loads(text).get("project", {})
-    except tomllib.TOMLDecodeError:
+        project = _parse_toml(text).get("project", {})
+    except ValueError:
         return []
     points = project.get("entry-points", {}) if isinstance(project, dict) else {}
     group = points.get("pytest11", {}) if isinstance(points, dict) else {}
@@ -315,24 +296,19 @@ def _addopts_plugins(read: Callable[[str], str | None]) -> list[str]:
     (not ``-p no:name``, which disables one)."""
     import shlex
 
-    for name, section in PYTEST_CONFIGS:
-        text = read(name)
-        if text is None:
-            continue
-        addopts = _pyproject_option(text, "addopts") if section is None else _ini_option(text, section, "addopts")
-        if addopts is None:
-            continue
-        try:
-            words = [str(w) for w in addopts] if isinstance(addopts, list) else shlex.split(str(addopts))
-        except ValueError:
-            return []
-        out = []
-        for i, word in enumerate(words):
-            value = words[i + 1] if word == "-p" and i + 1 < len(words) else word[2:] if word.startswith("-p") else None
-            if value and not value.startswith("no:") and (module := _module_of(value)) is not None:
-                out.append(module)
-        return out
-    return []
+    addopts = _pytest_option(read, "addopts")
+    if addopts is None:
+        return []
+    try:
+        words = [str(w) for w in addopts] if isinstance(addopts, list) else shlex.split(str(addopts))
+    except ValueError:
+        return []
+    out = []
+    for i, word in enumerate(words):
+        value = words[i + 1] if word == "-p" and i + 1 < len(words) else word[2:] if word.startswith("-p") else None
+        if value and not value.startswith("no:") and (module := _module_of(value)) is not None:
+            out.append(module)
+    return out
 
 
 def _ini_option(text: str, section: str, option: str) -> str | None:
@@ -351,13 +327,11 @@ def _ini_option(text: str, section: str, option: str) -> str | None:
 
 
 def _pyproject_option(text: str, option: str) -> object:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    """An option of pyproject.toml's ``[tool.pytest.ini_options]`` ("" when unset); None
+    without that table."""
     try:
-        options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
-    except tomllib.TOMLDecodeError:
+        options = _parse_toml(text).get("tool", {}).get("pytest", {}).get("ini_options")
+    except ValueError:
         return None
     if not isinstance(options, dict):
         return None

@@ -150,6 +150,12 @@ def _attrib_fields(options: dict[str, str], body: Node) -> list[tuple[str, Param
 
 def _assigned_fields(body: Node) -> list[tuple[str, str | None, Node]]:
     """(name, annotation or None, value) of each ``name [: annotation] = value`` in the body."""
+    return [(name, annotation, value) for name, annotation, value in _body_assignments(body) if value is not None]
+
+
+def _body_assignments(body: Node) -> list[tuple[str, str | None, Node | None]]:
+    """(name, annotation or None, value or None) of each ``name: annotation``, ``name = value``
+    and ``name: annotation = value`` statement directly in a class body."""
     out = []
     for statement in body.named_children:
         if statement.type != "expression_statement" or statement.named_child_count != 1:
@@ -157,11 +163,12 @@ def _assigned_fields(body: Node) -> list[tuple[str, str | None, Node]]:
         assignment = statement.named_children[0]
         if assignment.type != "assignment":
             continue
-        left, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
-        if left is None or value is None or left.type != "identifier":
+        left = assignment.child_by_field_name("left")
+        if left is None or left.type != "identifier":
             continue
         annotation = assignment.child_by_field_name("type")
-        out.append((_text(left), " ".join(_text(annotation).split()) if annotation is not None else None, value))
+        text = " ".join(_text(annotation).split()) if annotation is not None else None
+        out.append((_text(left), text, assignment.child_by_field_name("right")))
     return out
 
 
@@ -183,30 +190,13 @@ def _defines_init(body: Node) -> bool:
 
 def _annotated_fields(body: Node) -> list[tuple[str, str, Node | None]]:
     """(name, annotation, value) of each ``name: annotation [= value]`` in the class body."""
-    out = []
-    for statement in body.named_children:
-        if statement.type != "expression_statement" or statement.named_child_count != 1:
-            continue
-        assignment = statement.named_children[0]
-        if assignment.type != "assignment":
-            continue
-        left, annotation = assignment.child_by_field_name("left"), assignment.child_by_field_name("type")
-        if left is None or annotation is None or left.type != "identifier":
-            continue
-        out.append((_text(left), " ".join(_text(annotation).split()), assignment.child_by_field_name("right")))
-    return out
+    return [(name, annotation, value) for name, annotation, value in _body_assignments(body) if annotation is not None]
 
 
 def _unannotated_fields(body: Node) -> bool:
     """``x = attr.ib()`` / ``x = field()`` without an annotation somewhere in the body."""
-    for statement in body.named_children:
-        if statement.type != "expression_statement" or statement.named_child_count != 1:
-            continue
-        assignment = statement.named_children[0]
-        value = assignment.child_by_field_name("right") if assignment.type == "assignment" else None
-        if value is not None and assignment.child_by_field_name("type") is None and _field_options(value) is not None:
-            return True
-    return False
+    return any(annotation is None and value is not None and _field_options(value) is not None
+               for _, annotation, value in _body_assignments(body))
 
 
 def _field_options(value: Node) -> dict[str, str] | None:

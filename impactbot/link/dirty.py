@@ -320,7 +320,7 @@ def changes(
     out.reads.add(("<protocol>", ""))
     if any(_autouse_fixtures(old_facts.get(p)) != _autouse_fixtures(new_facts.get(p)) for p in changed):
         out.definitions.add(AUTOUSE)  # which tests run which autouse fixture may differ
-    elif _fixture_sources_differ(old_facts, new_facts, changed):
+    elif _fixture_sources_differ(old_facts, new_facts):
         out.definitions.add(AUTOUSE)  # so may which fixture a name gives anywhere
     for facts in (f for p in changed for f in (old_facts.get(p), new_facts.get(p)) if f is not None):
         # a fixture named by name=: tests ask for it under that name, not its function's
@@ -382,17 +382,10 @@ def fixture_names(path: str, facts: FileFacts, layout: TestLayout = DEFAULT_LAYO
     return names | {n for d in facts.definitions for n in d.uses_fixtures} | {AUTOUSE}
 
 
-def _fixture_sources_differ(old: Mapping[str, FileFacts], new: Mapping[str, FileFacts],
-                            changed: Iterable[str]) -> bool:
+def _fixture_sources_differ(old: Mapping[str, FileFacts], new: Mapping[str, FileFacts]) -> bool:
     """Whether the plugins pytest registers, or the fixtures files import, differ: which
     fixture a name gives may then differ in files that did not change."""
-    if not any(_may_route_fixtures(f.get(p)) for p in changed for f in (old, new)):
-        return False
     return plugin_files(old) != plugin_files(new) or imported_fixtures(old) != imported_fixtures(new)
-
-
-def _may_route_fixtures(facts: FileFacts | None) -> bool:
-    return facts is not None and bool(facts.plugins or facts.imports)
 
 
 def _autouse_fixtures(facts: FileFacts | None) -> set[str]:

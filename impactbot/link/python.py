@@ -2046,7 +2046,7 @@ class Resolver(DjangoModels, Metaclasses):
             if kind in ("IS", "CS"):
                 _merge(found, self._dispatch(val[1], attr, instance), True)
             if hit is None and attr in OWN_DJANGO_ATTRIBUTES and (own := self._own_django(val[1], attr, instance)):
-                return {own: True}
+                found[own] = True
             if instance and hit is not None and hit[1] is not None:
                 related = self._related(hit[1], attr, val[1])
                 if related is not None:
