@@ -259,6 +259,7 @@ class _Linker:
         self.layout = layout
         self._fixture_uses: list[Use] | None = None
         self.r = resolver(self.facts)
+        self.r.fixture_users = self.fixture_uses  # what fixtures store through `request.cls` needs it
         self.edges = _Edges()
         self.unresolved: dict[str, int] = defaultdict(int)
         self.calls: list[ResolvedCall] = []

@@ -25,6 +25,7 @@ from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import (
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
+    REQUEST_HOLDERS,
     Defn,
     Moved,
     Resolver,
@@ -197,6 +198,12 @@ def _registering(facts: FileFacts) -> set[str]:
     return {base.rpartition(".")[2] for base in bases if base}
 
 
+def _request_stored(facts: Mapping[str, FileFacts]) -> set[str]:
+    """Attributes fixtures store through ``request.cls`` / ``request.instance``."""
+    return {b.target.rpartition(".")[2] for f in facts.values() for b in f.bindings
+            if b.target.rpartition(".")[0] in REQUEST_HOLDERS}
+
+
 def _generic(version: _Version | None) -> set[str]:
     """Names of the file's singledispatch functions and methods."""
     if version is None:
@@ -318,6 +325,9 @@ def changes(
     _module_changes(ModuleIndex.build(old_facts), new_r.modules, out)
     # which classes fit a typing.Protocol is decided over every class of the revision
     out.reads.add(("<protocol>", ""))
+    # what fixtures store through `request.cls` lands on the classes of the tests using them,
+    # which any test file may change (a `usefixtures` mark, a parameter)
+    out.reads |= {("<stores>", attr) for facts in (old_facts, new_facts) for attr in _request_stored(facts)}
     if any(_autouse_fixtures(old_facts.get(p)) != _autouse_fixtures(new_facts.get(p)) for p in changed):
         out.definitions.add(AUTOUSE)  # which tests run which autouse fixture may differ
     elif _fixture_sources_differ(old_facts, new_facts):

@@ -46,7 +46,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
@@ -67,6 +67,8 @@ MAX_VALUES = 12
 POST_INITS = ("__post_init__", "__attrs_post_init__")
 DISPATCHING = frozenset({"singledispatch", "singledispatchmethod"})  # functools' generic functions
 OWN_DJANGO_ATTRIBUTES = django.MANAGERS | {"_meta"}  # see Resolver._own_django
+# what a fixture stores through its `request` lands on the test class or its instance
+REQUEST_HOLDERS = frozenset({"request.cls", "request.instance"})
 # every attribute some builtin type has: a name none has needs no look at a class's builtin bases
 BUILTIN_TYPE_ATTRIBUTES = frozenset(
     a for t in vars(builtins).values() if isinstance(t, type) for a in dir(t))
@@ -398,6 +400,9 @@ class Resolver(DjangoModels, Metaclasses):
         self._registered: dict[str, list[str]] = {}
         self._implementers: dict[str, list[str]] = {}  # see ``implementers``
         self.protocols: set[str] = set()  # ids of the classes naming `Protocol` as a base
+        # (user, parameter, fixture, line) of each fixture use: the linker sets it (see fixture_classes)
+        self.fixture_users: Callable[[], Sequence[tuple[str, str | None, str, int]]] = tuple
+        self._fixture_classes: dict[str, list[str]] | None = None
         self._subclasses: dict[str, list[str]] | None = None
         self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
         self._parametrized_names: set[tuple[str, str]] | None = None  # see ``_parametrized``
@@ -1258,6 +1263,11 @@ class Resolver(DjangoModels, Metaclasses):
         outer, self.touched_param = self.touched_param, False
         table: StoreTable = defaultdict(list)
         for binding, where in self.attr_stores[attr]:
+            if binding.target[: -len(attr) - 1] in REQUEST_HOLDERS:
+                # a fixture's `request.cls.db = ...`: the classes of the tests it runs for
+                for cls in self.fixture_classes(where):
+                    table[cls].append((binding, where, False))
+                continue
             vals = self.resolve(binding.target[: -len(attr) - 1], where) or {}
             classes = {v[1] for v in vals if v[0] in ("I", "IS")}
             if len(classes) == 1 and all(v[0] in ("I", "IS") for v in vals):
@@ -1266,6 +1276,18 @@ class Resolver(DjangoModels, Metaclasses):
         touched = self.touched_param
         self.touched_param = outer
         return dict(table), touched
+
+    def fixture_classes(self, fixture_id: str) -> list[str]:
+        """The test classes a fixture runs for (their tests ask for it by a parameter,
+        ``usefixtures``, or it is autouse), as ``fixture_users`` lists them."""
+        if self._fixture_classes is None:
+            found: dict[str, set[str]] = defaultdict(set)
+            for user, _param, fixture, _line in self.fixture_users():
+                scope = self.scopes.get(user)
+                if scope is not None and scope.owner_class is not None:
+                    found[fixture].add(scope.owner_class)
+            self._fixture_classes = {k: sorted(v) for k, v in found.items()}
+        return self._fixture_classes.get(fixture_id, [])
 
     def _reuse_stores(self, attr: str) -> None:
         """A table of ``collect_stores`` read (the tracing resolver records it)."""

@@ -575,3 +575,55 @@ def test_a_derived_graph_sees_fixtures_a_conftest_starts_to_take_from_elsewhere(
         **{f"lib/m{i}.py": f"def f{i}():\n    return g{i}()\n\n\ndef g{i}():\n    pass\n" for i in range(6)},
     }
     assert_derived_both_ways(files, "tests/conftest.py", "import os\n", conftest)
+
+
+REQUEST_CONFTEST = """
+import pytest
+from app import Db, Service
+
+@pytest.fixture(scope="class")
+def db_class(request):
+    request.cls.db = Db()
+
+@pytest.fixture(autouse=True)
+def service_on_instance(request):
+    if request.instance is not None:
+        request.instance.service = Service()
+"""
+
+REQUEST_TESTS = """
+import pytest
+
+@pytest.mark.usefixtures("db_class")
+class TestQueries:
+    def test_query(self):
+        self.db.query()
+
+class TestService:
+    def test_run(self):
+        self.service.run()
+"""
+
+
+def test_what_a_fixture_stores_through_request_is_an_attribute_of_the_test_class() -> None:
+    # pytest's documented way to give a test class attributes from a fixture
+    edges = _edges({"app.py": APP, "tests/conftest.py": REQUEST_CONFTEST, "tests/test_r.py": REQUEST_TESTS})
+    assert {
+        ("tests/test_r.py::TestQueries::test_query", "app.py::Db::query", "calls"),
+        ("tests/test_r.py::TestService::test_run", "app.py::Service::run", "calls"),
+    } <= edges
+    # a class not using db_class gets no `db` from it
+    assert not {e for e in edges if e[0] == "tests/test_r.py::TestService::test_run" and "Db" in e[1]}
+
+
+def test_a_derived_graph_sees_a_test_class_start_using_a_fixture_that_stores_on_it() -> None:
+    # the subclass in another file reads `self.db` through the base that uses the fixture
+    sub = "from tests.test_r import Base\n\n\nclass TestSub(Base):\n    def test_sub(self):\n        self.db.query()\n"
+    base = "class Base:\n    pass\n"
+    files = {
+        "app.py": APP, "tests/__init__.py": "", "tests/conftest.py": REQUEST_CONFTEST, "tests/test_sub.py": sub,
+        **{f"lib/m{i}.py": f"def f{i}():\n    pass\n" for i in range(6)},
+    }
+    marked = ('import pytest\n\n\n@pytest.mark.usefixtures("db_class")\n'
+              'class Base:\n    def test_base(self):\n        pass\n')
+    assert_derived_both_ways(files, "tests/test_r.py", base, marked)
