@@ -4,17 +4,20 @@ Only dependents are followed (callers, subclasses, fixture users, and the base
 method a changed override can be dispatched through), never callees: what a
 changed function calls is not affected by it. The walk for the reader is
 bounded by a depth limit and a hub cap; the walk for ``tests`` is not, because
-a test skipped wrongly is worse than a long list.
+a test skipped wrongly is worse than a long list. Both leave out what only a
+call through ``self`` of a class the receiver cannot be reaches
+(:mod:`impactbot.dispatch`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import networkx as nx
 
+from impactbot.dispatch import Allowed, reachable, runs_for
 from impactbot.link import is_unittest_class, receives_call_arguments
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_unittest_file
 from impactbot.link.modules import ModuleIndex
@@ -114,16 +117,24 @@ class SymbolGraph:
     def dependents(self, node: str, hooks: bool = True) -> Iterable[tuple[str, Confidence]]:
         """Who is affected when ``node`` changes, with the confidence of that link
         (``hooks``: with the tests a set-up or tear-down hook runs for)."""
+        return ((dep, conf) for dep, conf, _how in self.dependencies(node, hooks))
+
+    def dependencies(self, node: str, hooks: bool = True) -> Iterator[tuple[str, Confidence, str]]:
+        """:meth:`dependents`, each with how it depends: ``calls`` (by calling ``node``, and
+        in no other way), ``overrides`` (``node`` overrides it: its callers may dispatch
+        to ``node``) or ``other``."""
         for src, data in self.graph.pred[node].items():
-            confs = [c for k, c in data["kinds"].items() if k in DEPENDENT_KINDS]
+            kinds = data["kinds"]
+            confs = [c for k, c in kinds.items() if k in DEPENDENT_KINDS]
             if confs and src != node:
-                yield src, min(confs, key=CONFIDENCE_ORDER.__getitem__)
+                how = "calls" if len(confs) == 1 and "calls" in kinds else "other"
+                yield src, min(confs, key=CONFIDENCE_ORDER.__getitem__), how
         for dst, data in self.graph.succ[node].items():
             # a changed override runs wherever callers dispatch through the base method
             if "overrides" in data["kinds"]:
-                yield dst, "inferred"
+                yield dst, "inferred", "overrides"
         if hooks:
-            yield from self._hooked_tests(node)
+            yield from ((test, conf, "other") for test, conf in self._hooked_tests(node))
 
     def _hooked_tests(self, node: str) -> Iterator[tuple[str, Confidence]]:
         """The tests a set-up or tear-down hook runs for."""
@@ -274,8 +285,10 @@ class _Visit:
 
 
 def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
-         depth: int | None, hub_cap: int | None, hubs: dict[str, int], hooks: bool = True) -> dict[str, _Visit]:
-    """Multi-source breadth-first walk; seeds map a node to (parent, confidence)."""
+         depth: int | None, hub_cap: int | None, hubs: dict[str, int], hooks: bool = True,
+         within: Collection[str] | None = None) -> dict[str, _Visit]:
+    """Multi-source breadth-first walk; seeds map a node to (parent, confidence); only
+    the nodes ``within`` are entered, when given."""
     seen: dict[str, _Visit] = {}
     queue: deque[str] = deque()
     # reached only as the wrapper calling what it wraps: impacted, but its callers are
@@ -294,6 +307,8 @@ def _bfs(graph: SymbolGraph, seeds: Mapping[str, tuple[str | None, Confidence]],
             hubs[node] = len(deps)
             continue
         for dep, conf in deps:
+            if within is not None and dep not in within:
+                continue
             best_conf = _weakest(visit.confidence, conf)
             old = seen.get(dep)
             wrapper = graph.wraps(dep, node)
@@ -363,9 +378,12 @@ def walk(
             for caller, conf in (base.dependents(old_id) if old_id in base.graph else ()):
                 if caller in head.graph and caller not in changed_ids:
                     seeds.setdefault(caller, (old_id, conf))
+    # what only a call through `self` of a class the caller's receiver is not reaches
+    # is left out of every walk
+    possible = reachable(head, seeds, head_facts or {})
     hubs: dict[str, int] = {}
-    listed = _bfs(head, seeds, depth, hub_cap, hubs)
-    everything = _bfs(head, seeds, None, None, {})
+    listed = _bfs(head, seeds, depth, hub_cap, hubs, within=possible)
+    everything = _bfs(head, seeds, None, None, {}, within=possible)
     impacted = []
     for node, visit in listed.items():
         if node in changed_ids or node not in head.symbols:
@@ -381,14 +399,15 @@ def walk(
     depth_limit_hit = any(v.depth > depth for v in everything.values())
     reached = set(everything) | changed_ids
     # what reaches a test through its own body, not through a hook run around it
-    body = set(_bfs(head, seeds, None, None, {}, hooks=False)) | changed_ids
+    body = set(_bfs(head, seeds, None, None, {}, hooks=False, within=possible)) | changed_ids
     hooked = {cls for node in reached for cls, _ in head.hooked_classes(node)}
     imported = _test_modules_changed_for_effect(changed, layout)
     hooked |= {cls for path in imported for cls in head.classes_in(path)}
     tests = sorted(
-        {n for n in reached if n in head.symbols and head.symbols[n].is_test}
+        {n for n in reached
+         if n in head.symbols and head.symbols[n].is_test and _runs_as_own(head.symbols[n], possible)}
         | {t for path in imported for t in head.tests_in(path)}
-        | _inherited_tests(head, body, hooked, head_facts or {}, layout)
+        | _inherited_tests(head, body, hooked, head_facts or {}, layout, possible)
     )
     return Impact(
         impacted=tuple(sorted(impacted, key=lambda i: (i.depth, i.symbol.id))),
@@ -412,12 +431,19 @@ def _test_modules_changed_for_effect(changed: Iterable[ChangedSymbol], layout: T
     }
 
 
+def _runs_as_own(test: Symbol, possible: Mapping[str, Allowed]) -> bool:
+    """Whether a test reaches the change as its own class runs it (not only as some
+    subclass that inherits it does, see :mod:`impactbot.dispatch`)."""
+    return test.kind != "method" or runs_for(possible.get(test.id), test.id.rsplit("::", 1)[0])
+
+
 def _inherited_tests(head: SymbolGraph, body: Iterable[str], hooked: Iterable[str],
-                     facts: Mapping[str, FileFacts], layout: TestLayout) -> set[str]:
+                     facts: Mapping[str, FileFacts], layout: TestLayout,
+                     possible: Mapping[str, Allowed] | None = None) -> set[str]:
     """pytest node ids of test methods as the subclasses that inherit them run them
     (``Sub::test_x`` runs ``Base.test_x``; a mixin's tests run only there): of the test
-    methods ``body`` reaches, and every test a class in ``hooked`` inherits (a hook that
-    reaches the change runs around each of them)."""
+    methods ``body`` reaches (for the subclasses ``possible`` allows), and every test a
+    class in ``hooked`` inherits (a hook that reaches the change runs around each of them)."""
     out: set[str] = set()
     collection = _Collection(head, facts, layout)
     methods = head.methods()
@@ -433,7 +459,7 @@ def _inherited_tests(head: SymbolGraph, body: Iterable[str], hooked: Iterable[st
                 continue  # an override is a test of its own
             seen.add(sub)
             stack.extend(head.subclasses(sub))
-            if collection.collects(sub):
+            if collection.collects(sub) and runs_for(possible.get(node) if possible else None, sub):
                 out.add(f"{sub}::{name}")
     for class_id in hooked:
         if collection.collects(class_id):

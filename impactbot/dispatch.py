@@ -1,0 +1,335 @@
+"""Which class ``self`` must be for a change to reach a method through it.
+
+The call graph links ``self._serialize()`` in ``Field.serialize`` to every
+override of ``_serialize`` in Field's subclasses, since ``self`` may be any of
+them. Walking back from a change to ``Nested._serialize`` therefore reaches
+``Field.serialize``, and from there everything that calls it, including a test
+calling ``fields.Field().serialize()``, whose ``self`` is a plain ``Field``
+that never runs ``Nested._serialize``.
+
+:func:`reachable` walks the same dependents as the impact walk, carrying for
+each method the classes its ``self`` must be for the change to be reached. A
+call through ``self`` narrows that set to the classes whose method resolution
+picks the callee; a call through ``super()`` passes it on; a caller whose
+receiver is known to be an instance of none of them is not reached through
+that call. The receiver is known only when the call site shows it: a
+constructor call (``Field().serialize()``) or a local name every assignment of
+which constructs an instance (``field = Field(); field.serialize()``). Anything
+else keeps the caller, as the plain walk does: the set only ever drops callers.
+
+A change to an override also reaches the callers of the method it overrides
+(they may dispatch to it). Such a base method is walked as a *stand-in*: its
+callers reach the change only for the classes that pick the override.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from impactbot.model import Binding, FileFacts, ResolvedCall
+
+if TYPE_CHECKING:
+    from impactbot.impact import SymbolGraph
+
+Allowed = frozenset[str] | None  # the classes `self` may be; None: any
+State = tuple[str, bool]  # (symbol id, walked as the stand-in of an override)
+
+_DOTTED = re.compile(r"[A-Za-z_][\w.]*")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_SELF = "self."
+_SUPER = "super()."
+KNOWN_DEPTH = 3  # calls followed from an override before it is taken not to reach the change
+MAX_GROWTH = 8  # times a method's classes may grow before they are taken to be any class
+
+
+class _Graph:
+    """What :func:`reachable` reads of a :class:`impactbot.impact.SymbolGraph`."""
+
+    def __init__(self, graph: SymbolGraph, facts: Mapping[str, FileFacts]) -> None:
+        self.g = graph
+        self.facts = facts
+        self._sites: dict[tuple[str, str], list[ResolvedCall]] = {}
+        self._through_self: set[tuple[str, str]] = set()
+        for call in graph.linked.calls:
+            self._sites.setdefault((call.caller, call.target), []).append(call)
+            if call.site.callee is not None and call.site.callee.startswith((_SELF, _SUPER)):
+                self._through_self.add((call.caller, call.target))
+        self._below: dict[str, frozenset[str]] = {}
+        self._bases: dict[str, list[str]] = {}
+        self._subclasses: dict[str, list[str]] = {}
+        for e in graph.linked.edges:
+            if e.kind == "inherits":
+                self._bases.setdefault(e.source, []).append(e.target)
+                self._subclasses.setdefault(e.target, []).append(e.source)
+        self._picked: dict[tuple[str, str], dict[str, str | None]] = {}
+        self._unclear: dict[tuple[str, str], frozenset[str]] = {}
+        self._known: dict[str, bool] = {}
+        self._receivers: dict[tuple[str, str, int], frozenset[str] | None] = {}
+        self._by_scope: dict[str, tuple[dict[tuple[str, str], list[Binding]], set[str]]] = {}
+
+    def sites(self, caller: str, target: str) -> list[ResolvedCall]:
+        return self._sites.get((caller, target), [])
+
+    def through_self(self, caller: str, target: str) -> bool:
+        """Whether some call of ``caller`` reaches ``target`` through ``self`` or ``super()``."""
+        return (caller, target) in self._through_self
+
+    def owner(self, method: str) -> str | None:
+        """The class a method is defined in."""
+        symbol = self.g.symbols.get(method)
+        if symbol is None or symbol.kind != "method":
+            return None
+        owner = method.rsplit("::", 1)[0]
+        cls = self.g.symbols.get(owner)
+        return owner if cls is not None and cls.kind == "class" else None
+
+    def below(self, class_id: str) -> frozenset[str]:
+        """The class and every class deriving from it."""
+        if class_id not in self._below:
+            found, stack = set(), [class_id]
+            while stack:
+                c = stack.pop()
+                if c not in found:
+                    found.add(c)
+                    stack.extend(self._subclasses.get(c, ()))
+            self._below[class_id] = frozenset(found)
+        return self._below[class_id]
+
+    def reaching(self, class_id: str, method: str) -> frozenset[str]:
+        """The classes at or below ``class_id`` for which ``self.<name>()`` may run ``method``:
+        those whose method resolution picks it, and the :meth:`unclear` ones."""
+        name = method.rsplit("::", 1)[-1]
+        picks = self._picks(class_id, name)
+        return frozenset(k for k, m in picks.items() if m == method) | self.unclear(class_id, name)
+
+    def unclear(self, class_id: str, name: str) -> frozenset[str]:
+        """The classes at or below ``class_id`` for which what ``self.<name>()`` runs is not
+        known well enough to rule a change out: nothing of the repository, several bases
+        giving different ones, or code making calls the graph could not resolve (which
+        might reach the change by a path the graph lacks)."""
+        key = (class_id, name)
+        if key not in self._unclear:
+            self._unclear[key] = frozenset(
+                k for k, m in self._picks(class_id, name).items() if m is None or not self.known(m))
+        return self._unclear[key]
+
+    def _picks(self, class_id: str, name: str) -> dict[str, str | None]:
+        """What the MRO of each class at or below ``class_id`` picks for ``name``."""
+        key = (class_id, name)
+        if key not in self._picked:
+            picks: dict[str, str | None] = {}
+            for k in self.below(class_id):
+                self._pick(k, name, class_id, picks)
+            self._picked[key] = picks
+        return self._picked[key]
+
+    def _pick(self, class_id: str, name: str, top: str, picks: dict[str, str | None]) -> str | None:
+        """The method the MRO of ``class_id`` picks for ``name``, when one is clearly
+        picked; ``top`` is where the walk down started (its pick is looked up above it)."""
+        if class_id in picks:
+            return picks[class_id]
+        picks[class_id] = None  # a cycle of bases picks nothing clear
+        own = f"{class_id}::{name}"
+        if own in self.g.symbols:
+            found: str | None = own
+        else:
+            options = {self._pick(b, name, top, picks) if b in self.below(top) else self._above(b, name, set())
+                       for b in self._bases.get(class_id, ())}
+            found = options.pop() if len(options) == 1 else None
+        picks[class_id] = found
+        return found
+
+    def _above(self, class_id: str, name: str, seen: set[str]) -> str | None:
+        """The first definition of ``name`` at or above ``class_id``, depth first."""
+        if class_id in seen:
+            return None
+        seen.add(class_id)
+        if f"{class_id}::{name}" in self.g.symbols:
+            return f"{class_id}::{name}"
+        for base in self._bases.get(class_id, ()):
+            found = self._above(base, name, seen)
+            if found is not None:
+                return found
+        return None
+
+    def known(self, node: str) -> bool:
+        """Whether everything ``node`` calls, a few calls deep, was resolved: a call the
+        linker could not resolve may reach the change by a path the graph lacks."""
+        if node not in self._known:
+            seen, layer = {node}, [node]
+            for _ in range(KNOWN_DEPTH):
+                if any(self.g.unresolved.get(n, 0) for n in layer):
+                    self._known[node] = False
+                    return False
+                layer = [t for n in layer if n in self.g.graph for t, data in self.g.graph.succ[n].items()
+                         if "calls" in data["kinds"] and t not in seen]
+                seen.update(layer)
+            self._known[node] = True
+        return self._known[node]
+
+    def receiver_classes(self, call: ResolvedCall) -> frozenset[str] | None:
+        """The classes the receiver of ``obj.method()`` is an instance of, exactly, when the
+        call site shows it; None when it does not."""
+        receiver = (call.site.callee or "").rpartition(".")[0]
+        key = (call.caller, receiver, call.line)
+        if key not in self._receivers:
+            found = None
+            if receiver.endswith("()") and _DOTTED.fullmatch(receiver[:-2]):
+                found = self._constructed(call.caller, receiver[:-2], call.line)
+            elif _NAME.fullmatch(receiver) and receiver not in ("self", "cls"):
+                found = self._local_instance(call.caller, receiver)
+            self._receivers[key] = found
+        return self._receivers[key]
+
+    def _local_instance(self, caller: str, name: str) -> frozenset[str] | None:
+        symbol = self.g.symbols.get(caller)
+        if symbol is None or symbol.kind not in ("function", "method"):
+            return None
+        if symbol.signature is not None and any(p.name == name for p in symbol.signature.params):
+            return None
+        assigned, rebound = self._bindings(symbol.path)
+        bindings = assigned.get((symbol.qualname, name))
+        if not bindings or name in rebound:
+            return None  # a nested function may rebind it (`nonlocal`, `global`)
+        found: set[str] = set()
+        for b in bindings:
+            if b.kind != "assign" or b.value is None or not b.value.endswith("()") \
+                    or not _DOTTED.fullmatch(b.value[:-2]):
+                return None
+            classes = self._constructed(caller, b.value[:-2], b.line)
+            if classes is None:
+                return None
+            found |= classes
+        return frozenset(found)
+
+    def _bindings(self, path: str) -> tuple[dict[tuple[str, str], list[Binding]], set[str]]:
+        """A file's bindings by (scope, name), and the names it declares global or nonlocal."""
+        if path not in self._by_scope:
+            facts = self.facts.get(path)
+            assigned: dict[tuple[str, str], list[Binding]] = {}
+            rebound: set[str] = set()
+            for b in facts.bindings if facts is not None else ():
+                if b.kind in ("global", "nonlocal"):
+                    rebound.add(b.target)
+                assigned.setdefault((b.scope, b.target), []).append(b)
+            self._by_scope[path] = (assigned, rebound)
+        return self._by_scope[path]
+
+    def _constructed(self, caller: str, name: str, line: int) -> frozenset[str] | None:
+        """The classes named ``name`` that ``caller`` calls (constructs) at ``line``; None
+        when there are none, or one may make an instance of another class (a ``__new__``
+        of its own or inherited, as ``pathlib.Path()`` makes a ``PosixPath``)."""
+        last = name.rsplit(".", 1)[-1]
+        found = frozenset(
+            t for t in self.g.graph.succ[caller]
+            if (s := self.g.symbols.get(t)) is not None and s.kind == "class"
+            and s.qualname.rsplit("::", 1)[-1] == last and line in self.g.lines(caller, t)
+        ) if caller in self.g.graph else frozenset()
+        if not found or any(self._above(c, "__new__", set()) is not None for c in found):
+            return None
+        return found
+
+
+def reachable(graph: SymbolGraph, seeds: Iterable[str], facts: Mapping[str, FileFacts],
+              hooks: bool = True) -> dict[str, Allowed]:
+    """The symbols the change reaches from ``seeds``, each by some path along which
+    every call through ``self`` could really have dispatched (see the module's text),
+    with the classes its ``self`` must be for that (None: any)."""
+    g = _Graph(graph, facts)
+    allowed: dict[State, Allowed] = {}
+    grown: dict[State, int] = {}
+    queue: deque[State] = deque()
+
+    def reach(state: State, classes: Allowed) -> None:
+        if state in allowed:
+            old = allowed[state]
+            merged = _join(old, classes)
+            if merged == old:
+                return
+            grown[state] = grown.get(state, 0) + 1
+            # a set that keeps growing is walked again each time: past a few, take any class
+            classes = None if grown[state] > MAX_GROWTH else merged
+        allowed[state] = classes
+        queue.append(state)
+
+    for seed in seeds:
+        reach((seed, False), None)
+    while queue:
+        state = queue.popleft()
+        node, classes = state[0], allowed[state]
+        for dep, _conf, via in graph.dependencies(node, hooks) if node in graph.graph else ():
+            if classes is None and via != "overrides" and not g.through_self(dep, node):
+                if allowed.get((dep, False), False) is not None:  # (the common case, cheaply)
+                    reach((dep, False), None)
+                continue
+            narrowed = _narrowed(g, dep, state, via, classes)
+            if narrowed is not None:
+                reach(*narrowed)
+    out: dict[str, Allowed] = {}
+    for (node, standin), classes in allowed.items():
+        # a stand-in is reached as the method its callers name, not as code that runs
+        out[node] = _join(out[node], None if standin else classes) if node in out else (
+            None if standin else classes)
+    return out
+
+
+def runs_for(classes: Allowed, class_id: str) -> bool:
+    """Whether a method reached for ``classes`` reaches the change when ``self`` is a
+    ``class_id``."""
+    return classes is None or class_id in classes
+
+
+def _narrowed(g: _Graph, dep: str, state: State, via: str, classes: Allowed) -> tuple[State, Allowed] | None:
+    """The state ``dep`` is reached in from ``state``, and for which classes; None: it is not."""
+    node, standin = state
+    if via == "overrides":
+        # the base method's callers reach this override for the classes that pick it
+        owner = g.owner(node)
+        picks = classes if standin or owner is None else _meet(classes, g.reaching(owner, node))
+        return None if picks == frozenset() else ((dep, True), picks)
+    if via != "calls" or (classes is None and not g.through_self(dep, node)):
+        return (dep, False), None
+    sites = g.sites(dep, node)
+    if not sites:
+        return (dep, False), None  # a call edge without a recorded site: keep it as it is
+    found: Allowed = frozenset()
+    for call in sites:
+        found = _join(found, _through_call(g, call, node, standin, classes))
+        if found is None:
+            break
+    return None if found == frozenset() else ((dep, False), found)
+
+
+def _through_call(g: _Graph, call: ResolvedCall, node: str, standin: bool, classes: Allowed) -> Allowed:
+    """The classes of the caller's ``self`` for which this call reaches the change: None
+    for any, empty for none."""
+    callee = call.site.callee or ""
+    owner = g.owner(call.caller)
+    name = node.rsplit("::", 1)[-1]
+    if owner is not None and callee in (_SELF + name, _SUPER + name):
+        mine = g.below(owner)
+        narrowed = _meet(mine, classes)
+        if callee.startswith(_SELF):
+            # `self.m()` runs what the MRO picks: the change (a stand-in's classes already
+            # say which pick it), or code not known well enough to rule it out
+            picked = narrowed if standin else _meet(narrowed, g.reaching(owner, node))
+            narrowed = _join(picked, g.unclear(owner, name))
+        return None if narrowed == mine else narrowed
+    if classes is None:
+        return None
+    receiver = g.receiver_classes(call)
+    return None if receiver is None or receiver & classes else frozenset()
+
+
+def _meet(a: Allowed, b: Allowed) -> Allowed:
+    if a is None:
+        return b
+    return a if b is None else a & b
+
+
+def _join(a: Allowed, b: Allowed) -> Allowed:
+    return None if a is None or b is None else a | b
+

@@ -1,0 +1,193 @@
+"""A method reached only through a call on ``self`` reaches the change only for the
+classes whose ``self`` dispatches there (impactbot.dispatch)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from helpers.gitrepo import RepoBuilder
+
+from impactbot.cli import main
+
+FIELDS = """\
+class Field:
+    def serialize(self, value):
+        return self._serialize(value)
+
+    def _serialize(self, value):
+        return value
+
+
+class Nested(Field):
+    def _serialize(self, value):
+        return dump(value)
+
+
+class Plain(Field):
+    pass
+
+
+def dump(value):
+    return value
+"""
+
+FIELD_TESTS = """\
+from fields import Field, Nested, Plain
+
+
+def test_base():
+    field = Field()
+    assert field.serialize(1) == 1
+
+
+def test_inline():
+    assert Field().serialize(1) == 1
+
+
+def test_nested():
+    assert Nested().serialize(1) == 1
+
+
+def test_plain():
+    field = Plain()
+    if field:
+        field = Plain()
+    assert field.serialize(1) == 1
+
+
+def test_given(field):
+    assert field.serialize(1)
+
+
+def test_either(flag):
+    field = Nested() if flag else Plain()
+    assert field.serialize(1)
+"""
+
+CONFTEST = """\
+import pytest
+
+from fields import Nested
+
+
+@pytest.fixture
+def field():
+    return Nested()
+"""
+
+
+def diff(repo: Path) -> dict[str, Any]:
+    out = repo.parent / "report.json"
+    assert main(["diff", "main..feature", "-C", str(repo), "--format", "json", "-o", str(out),
+                 "--no-cache", "-q"]) == 0
+    return json.loads(out.read_text())
+
+
+def selected_after(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
+    repo.commit(files, "base")
+    repo.start_branch("feature")
+    repo.commit(edit)
+    return [t.rpartition("::")[2] for t in diff(repo.path)["tests"]]
+
+
+def test_a_change_to_an_override_reaches_only_callers_whose_receiver_can_run_it(repo: RepoBuilder) -> None:
+    changed = FIELDS.replace("return dump(value)", "return dump(value) or 0")
+    tests = selected_after(repo, {"fields.py": FIELDS, "test_fields.py": FIELD_TESTS, "conftest.py": CONFTEST},
+                        {"fields.py": changed})
+    # a constructed Field or Plain never runs Nested._serialize; a fixture's value is not
+    # read from the call site, and `Nested() if flag else Plain()` is not one assignment
+    assert tests == ["test_either", "test_given", "test_nested"]
+
+
+def test_a_change_to_the_base_method_skips_receivers_that_override_it(repo: RepoBuilder) -> None:
+    changed = FIELDS.replace("        return value\n\n\nclass Nested", "        return value or 0\n\n\nclass Nested")
+    tests = selected_after(repo, {"fields.py": FIELDS, "test_fields.py": FIELD_TESTS, "conftest.py": CONFTEST},
+                        {"fields.py": changed})
+    assert tests == ["test_base", "test_either", "test_given", "test_inline", "test_plain"]
+
+
+def test_a_class_whose_new_may_make_another_class_is_not_taken_at_its_word(repo: RepoBuilder) -> None:
+    factory = FIELDS.replace("class Field:\n", "class Field:\n    def __new__(cls, *args):\n"
+                             "        return super().__new__(Nested if args else cls)\n\n")
+    changed = factory.replace("return dump(value)", "return dump(value) or 0")
+    tests = selected_after(repo, {"fields.py": factory, "test_fields.py": FIELD_TESTS}, {"fields.py": changed})
+    assert {"test_base", "test_inline", "test_plain"} <= set(tests)
+
+
+def test_an_override_making_calls_the_graph_could_not_resolve_keeps_its_callers(repo: RepoBuilder) -> None:
+    # Plain's own _serialize calls a method of an object nothing tells: it might reach the change
+    unknown = FIELDS.replace("class Plain(Field):\n    pass\n", "class Plain(Field):\n"
+                             "    def _serialize(self, value):\n        return self.delegate.serialize(value)\n")
+    changed = unknown.replace("def dump(value):\n    return value", "def dump(value):\n    return value or 0")
+    tests = selected_after(repo, {"fields.py": unknown, "test_fields.py": FIELD_TESTS}, {"fields.py": changed})
+    assert "test_plain" in tests and "test_base" not in tests and "test_inline" not in tests
+
+
+TEST_CLASSES = """\
+from app import helper
+
+
+class TestBase:
+    def check(self):
+        return 1
+
+    def test_x(self):
+        assert self.check()
+
+
+class TestSpecial(TestBase):
+    def check(self):
+        return helper()
+
+
+class TestOther(TestBase):
+    pass
+"""
+
+
+def test_a_test_runs_the_change_only_as_the_subclasses_whose_self_dispatches_there(repo: RepoBuilder) -> None:
+    tests = diff_ids(repo, {"app.py": "def helper():\n    return 2\n", "test_app.py": TEST_CLASSES},
+                     {"app.py": "def helper():\n    return 3\n"})
+    assert tests == ["test_app.py::TestSpecial::test_x"]
+
+
+def diff_ids(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
+    repo.commit(files, "base")
+    repo.start_branch("feature")
+    repo.commit(edit)
+    return list(diff(repo.path)["tests"])
+
+
+def test_a_super_call_passes_the_receiver_on(repo: RepoBuilder) -> None:
+    source = """\
+class Base:
+    def setup(self):
+        return 1
+
+
+class Changed(Base):
+    def setup(self):
+        return 2
+
+
+class Kept(Base):
+    def setup(self):
+        return super().setup()
+"""
+    tests = """\
+from app import Changed, Kept
+
+
+def test_kept():
+    assert Kept().setup() == 1
+
+
+def test_changed():
+    assert Changed().setup() == 2
+"""
+    ids = diff_ids(repo, {"app.py": source, "test_app.py": tests},
+                   {"app.py": source.replace("return 2", "return 3")})
+    # Kept.setup calls Base.setup through super(): Changed's override never runs there
+    assert ids == ["test_app.py::test_changed"]
