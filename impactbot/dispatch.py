@@ -42,6 +42,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 _SELF = "self."
 _SUPER = "super()."
 KNOWN_DEPTH = 3  # calls followed from an override before it is taken not to reach the change
+CONSTRUCTING = frozenset({"__init__", "__post_init__"})  # what `Cls()` runs on the new instance
 MAX_GROWTH = 8  # times a method's classes may grow before they are taken to be any class
 
 
@@ -172,12 +173,16 @@ class _Graph:
 
     def receiver_classes(self, call: ResolvedCall) -> frozenset[str] | None:
         """The classes the receiver of ``obj.method()`` is an instance of, exactly, when the
-        call site shows it; None when it does not."""
-        receiver = (call.site.callee or "").rpartition(".")[0]
-        key = (call.caller, receiver, call.line)
+        call site shows it (for ``Cls()`` running ``__init__``: ``Cls``); None when it does
+        not."""
+        callee = call.site.callee or ""
+        key = (call.caller, callee, call.line)
         if key not in self._receivers:
+            receiver = callee.rpartition(".")[0]
             found = None
-            if receiver.endswith("()") and _DOTTED.fullmatch(receiver[:-2]):
+            if call.target.rsplit("::", 1)[-1] in CONSTRUCTING and _DOTTED.fullmatch(callee):
+                found = self._constructed(call.caller, callee, call.line)
+            elif receiver.endswith("()") and _DOTTED.fullmatch(receiver[:-2]):
                 found = self._constructed(call.caller, receiver[:-2], call.line)
             elif _NAME.fullmatch(receiver) and receiver not in ("self", "cls"):
                 found = self._local_instance(call.caller, receiver)

@@ -191,3 +191,35 @@ def test_changed():
                    {"app.py": source.replace("return 2", "return 3")})
     # Kept.setup calls Base.setup through super(): Changed's override never runs there
     assert ids == ["test_app.py::test_changed"]
+
+
+def test_constructing_a_base_class_runs_its_own_init_not_a_subclass_override(repo: RepoBuilder) -> None:
+    source = """\
+class Base:
+    def __init__(self):
+        self.size = 1
+
+
+class Sized(Base):
+    def __init__(self):
+        super().__init__()
+        self.size = measure()
+
+
+def measure():
+    return 2
+"""
+    tests = """\
+from app import Base, Sized
+
+
+def test_base():
+    assert Base().size == 1
+
+
+def test_sized():
+    assert Sized().size == 2
+"""
+    ids = diff_ids(repo, {"app.py": source, "test_app.py": tests},
+                   {"app.py": source.replace("return 2", "return 3")})
+    assert ids == ["test_app.py::test_sized"]
