@@ -2450,9 +2450,16 @@ class Resolver(DjangoModels, Metaclasses):
 
     def _instance_elements(self, val: Value) -> Values:
         """An element of an instance, as iterating it gives one. A subscript (``x[k]``) reads
-        as an element too: an instance that may have a ``__getitem__`` (its own, a subclass's,
-        an outside base's) gives nothing here."""
-        return {} if self.member(val, "__getitem__") else self._iteration(val)
+        as an element too (the two are written alike): an instance with a ``__getitem__``
+        but no ``__iter__`` gives what that method returns when every one it may run is the
+        repository's (a lookup table handing out the classes it maps); with both, or with
+        an outside base's, nothing."""
+        getitem = self.member(val, "__getitem__")
+        if not getitem:
+            return self._iteration(val)
+        if all(v[0] in ("BM", "F") for v in getitem) and not self.member(val, "__iter__"):
+            return self.call_results(getitem, "")
+        return {}
 
     def _iteration(self, val: Value) -> Values:
         """What iterating an instance gives: what its ``__iter__`` yields when that is a

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, derived_from, facts
 
 from impactbot.extract import extract
 from impactbot.link import incremental, link
@@ -84,6 +84,38 @@ def test_a_loop_over_an_instance_gets_what_iterating_it_gives(source: str, expec
 def test_a_subscript_does_not_get_what_iter_yields() -> None:
     source = "class T:\n    def __iter__(self):\n        yield A()\n    def __getitem__(self, i):\n        return i\n"
     assert calls(source + "def use():\n    return T()[0].run()\n") == set()
+
+
+LOOKUP_TABLE = """
+class Table:
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def __getitem__(self, key):
+        return self.mapping[key]
+
+KINDS_BY_NAME = {"a": A, "b": B}
+"""
+
+
+def test_a_subscript_of_a_lookup_table_gets_what_its_getitem_returns() -> None:
+    source = LOOKUP_TABLE + "def use(name):\n    return Table(KINDS_BY_NAME)[name]().run()\n"
+    assert calls(source) == {"A.run", "B.run"}
+
+
+@pytest.mark.parametrize("base", ["dict", "collections.UserDict"])
+def test_a_lookup_table_with_an_outside_getitem_gives_nothing(base: str) -> None:
+    source = f"import collections\nclass Table({base}):\n    pass\n"
+    assert calls(source + "def use(name):\n    return Table()[name]().run()\n") == set()
+
+
+def test_a_lookup_table_derives_as_it_links() -> None:
+    table = textwrap.dedent(LOOKUP_TABLE)
+    use = "from kinds import Table, KINDS_BY_NAME\n\ndef use(name):\n    return Table(KINDS_BY_NAME)[name]().run()\n"
+    padding = {f"pad{i}.py": f"def f{i}():\n    return {i}\n" for i in range(12)}
+    files = {"use.py": use, **padding}
+    assert_derived_both_ways(files, "kinds.py", KINDS + table,
+                             KINDS + table.replace("return self.mapping[key]", "return B"))
 
 
 @pytest.mark.parametrize("decorator", ["contextmanager", "contextlib.contextmanager"])
