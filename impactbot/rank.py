@@ -35,13 +35,17 @@ def structural_quality(item: Impacted) -> float:
 
 
 def score(item: Impacted, similarity: float | None = None) -> float:
-    """In (0, 1], strictly higher for an earlier band: band ``b`` scores in
-    (1/(b+2), 1/(b+1)], placed there by the item's quality within the band (its
-    structural quality, blended with its code similarity when there is one)."""
+    """In (0, 1], strictly lower for a later band: depth ``d`` scores in (1/(d+1), 1/d],
+    tests in the upper half of that and other symbols in the lower half, each placed
+    there by its quality within the band (its structural quality, blended with its code
+    similarity when there is one). A direct caller of certain edge scores about 0.7,
+    a test calling the change directly about 0.9."""
     quality = structural_quality(item)
     if similarity is not None:
         quality = (1 - SEMANTIC_WEIGHT) * quality + SEMANTIC_WEIGHT * max(0.0, similarity)
-    return 1.0 / (band(item) + 2 - quality)
+    low, high = 1.0 / (item.depth + 1), 1.0 / item.depth
+    middle = (low + high) / 2
+    return middle + (high - middle) * quality if item.symbol.is_test else low + (middle - low) * quality
 
 
 def rank(
