@@ -13,9 +13,13 @@ call through ``self`` narrows that set to the classes whose method resolution
 picks the callee; a call through ``super()`` passes it on; a caller whose
 receiver is known to be an instance of none of them is not reached through
 that call. The receiver is known only when the call site shows it: a
-constructor call (``Field().serialize()``) or a local name every assignment of
-which constructs an instance (``field = Field(); field.serialize()``). Anything
-else keeps the caller, as the plain walk does: the set only ever drops callers.
+constructor call (``Field().serialize()``, and ``Field()`` itself for the
+``__init__`` it runs) or a local name every assignment of which constructs an
+instance (``field = Field(); field.serialize()``), of a class without a
+``__new__`` (which may make another class). Anything else keeps the caller, as
+the plain walk does: the set only ever drops callers. So does a class whose
+method of that name makes calls the linker could not resolve: it may reach the
+change by a path the graph lacks.
 
 A change to an override also reaches the callers of the method it overrides
 (they may dispatch to it). Such a base method is walked as a *stand-in*: its
