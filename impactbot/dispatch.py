@@ -63,16 +63,11 @@ class _Graph:
             if call.site.callee is not None and call.site.callee.startswith((_SELF, _SUPER)):
                 self._through_self.add((call.caller, call.target))
         self._below: dict[str, frozenset[str]] = {}
-        self._bases: dict[str, list[str]] = {}
-        self._subclasses: dict[str, list[str]] = {}
-        for e in graph.linked.edges:
-            if e.kind == "inherits":
-                self._bases.setdefault(e.source, []).append(e.target)
-                self._subclasses.setdefault(e.target, []).append(e.source)
+        self._bases, self._subclasses = graph.inheritance()
         self._picked: dict[tuple[str, str], dict[str, str | None]] = {}
         self._unclear: dict[tuple[str, str], frozenset[str]] = {}
         self._known: dict[str, bool] = {}
-        self._receivers: dict[tuple[str, str, int], frozenset[str] | None] = {}
+        self._receivers: dict[tuple[str, str, int, bool], frozenset[str] | None] = {}
         self._by_scope: dict[str, tuple[dict[tuple[str, str], list[Binding]], set[str]]] = {}
 
     def sites(self, caller: str, target: str) -> list[ResolvedCall]:
@@ -180,11 +175,12 @@ class _Graph:
         call site shows it (for ``Cls()`` running ``__init__``: ``Cls``); None when it does
         not."""
         callee = call.site.callee or ""
-        key = (call.caller, callee, call.line)
+        constructing = call.target.rsplit("::", 1)[-1] in CONSTRUCTING
+        key = (call.caller, callee, call.line, constructing)
         if key not in self._receivers:
             receiver = callee.rpartition(".")[0]
             found = None
-            if call.target.rsplit("::", 1)[-1] in CONSTRUCTING and _DOTTED.fullmatch(callee):
+            if constructing and _DOTTED.fullmatch(callee):
                 found = self._constructed(call.caller, callee, call.line)
             elif receiver.endswith("()") and _DOTTED.fullmatch(receiver[:-2]):
                 found = self._constructed(call.caller, receiver[:-2], call.line)
@@ -280,8 +276,8 @@ def reachable(graph: SymbolGraph, seeds: Iterable[str], facts: Mapping[str, File
     out: dict[str, Allowed] = {}
     for (node, standin), classes in allowed.items():
         # a stand-in is reached as the method its callers name, not as code that runs
-        out[node] = _join(out[node], None if standin else classes) if node in out else (
-            None if standin else classes)
+        classes = None if standin else classes
+        out[node] = _join(out[node], classes) if node in out else classes
     return out
 
 

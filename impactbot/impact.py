@@ -12,7 +12,7 @@ call through ``self`` of a class the receiver cannot be reaches
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -78,6 +78,7 @@ class SymbolGraph:
         self._tests_in: dict[str, list[str]] | None = None
         self._methods: dict[str, set[str]] | None = None
         self._classes_by_path: dict[str, list[str]] | None = None
+        self._bases_of: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
 
     def method_names(self) -> frozenset[str]:
         if self._method_names is None:
@@ -103,16 +104,26 @@ class SymbolGraph:
                     self.graph.add_edge(read.reader, owner, kinds={"reads": "resolved"})
 
     def subclasses(self, class_id: str) -> list[str]:
-        """The classes that name ``class_id`` as a base."""
-        if class_id not in self.graph:
-            return []
-        return sorted(src for src, data in self.graph.pred[class_id].items() if "inherits" in data["kinds"])
+        """The classes that name ``class_id`` as a base (a new list: callers walk with it)."""
+        return list(self.inheritance()[1].get(class_id, ()))
 
     def bases(self, class_id: str) -> list[str]:
-        """The classes of the repository that ``class_id`` names as bases."""
-        if class_id not in self.graph:
-            return []
-        return sorted(dst for dst, data in self.graph.succ[class_id].items() if "inherits" in data["kinds"])
+        """The classes of the repository that ``class_id`` names as bases (a new list)."""
+        return list(self.inheritance()[0].get(class_id, ()))
+
+    def inheritance(self) -> tuple[Mapping[str, Sequence[str]], Mapping[str, Sequence[str]]]:
+        """Bases and subclasses of every class, each sorted (the edges are); read, never
+        changed, by callers that walk many classes."""
+        if self._bases_of is None:
+            bases: dict[str, list[str]] = defaultdict(list)
+            subclasses: dict[str, list[str]] = defaultdict(list)
+            for e in self.linked.edges:
+                if e.kind == "inherits" and e.source != e.target:
+                    bases[e.source].append(e.target)
+                    subclasses[e.target].append(e.source)
+            self._bases_of = ({k: tuple(v) for k, v in bases.items()},
+                              {k: tuple(sorted(v)) for k, v in subclasses.items()})
+        return self._bases_of
 
     def dependents(self, node: str, hooks: bool = True) -> Iterable[tuple[str, Confidence]]:
         """Who is affected when ``node`` changes, with the confidence of that link

@@ -85,11 +85,17 @@ def diff(repo: Path) -> dict[str, Any]:
     return json.loads(out.read_text())
 
 
-def selected_after(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
+def diff_ids(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
+    """The tests listed once ``edit`` is committed on a branch over ``files``."""
     repo.commit(files, "base")
     repo.start_branch("feature")
     repo.commit(edit)
-    return [t.rpartition("::")[2] for t in diff(repo.path)["tests"]]
+    return list(diff(repo.path)["tests"])
+
+
+def selected_after(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
+    """:func:`diff_ids`, by test name alone."""
+    return [t.rpartition("::")[2] for t in diff_ids(repo, files, edit)]
 
 
 def test_a_change_to_an_override_reaches_only_callers_whose_receiver_can_run_it(repo: RepoBuilder) -> None:
@@ -151,13 +157,6 @@ def test_a_test_runs_the_change_only_as_the_subclasses_whose_self_dispatches_the
     tests = diff_ids(repo, {"app.py": "def helper():\n    return 2\n", "test_app.py": TEST_CLASSES},
                      {"app.py": "def helper():\n    return 3\n"})
     assert tests == ["test_app.py::TestSpecial::test_x"]
-
-
-def diff_ids(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
-    repo.commit(files, "base")
-    repo.start_branch("feature")
-    repo.commit(edit)
-    return list(diff(repo.path)["tests"])
 
 
 def test_a_super_call_passes_the_receiver_on(repo: RepoBuilder) -> None:
