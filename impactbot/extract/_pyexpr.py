@@ -475,6 +475,9 @@ RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) 
                   | FETCHES | AWAITING | IMPORTS)
 
 
+MAX_OPERATOR_CHAIN = 32  # binary operations rendered before an operand: longer chains render as unknown
+
+
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     """Build ``expr`` as a closure: it runs for every call site and argument."""
     identifier = g.kind("identifier")
@@ -598,8 +601,22 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         operator = node.child_by_field_id(f_operator)
         dunder = None if operator is None else (BINARY_DUNDERS if is_binary else UNARY_DUNDERS).get(operator.type)
         operand = node.child_by_field_id(f_left if is_binary else f_argument)
-        head = expr(operand) if dunder is not None and operand is not None else None
+        if dunder is None or operand is None or (is_binary and _long_chain(operand)):
+            return None
+        head = expr(operand)
         return None if head is None else f"{head}.{dunder}()"
+
+    def _long_chain(operand: Node) -> bool:
+        # `"a" + "b" + ...` of generated code, hundreds of terms: each operation would render
+        # all those before it again, and what the chain makes is no object of the repository
+        for _ in range(MAX_OPERATOR_CHAIN):
+            if operand.kind_id != binary:
+                return False
+            left = operand.child_by_field_id(f_left)
+            if left is None:
+                return False
+            operand = left
+        return True
 
     def _getattr(node: Node) -> str | None:
         # `getattr(obj, "name")` reads obj.name; `getattr(obj, "name", d)` is obj.name or d,

@@ -14,6 +14,13 @@ local variables because they run about a million times on a Django-sized tree.
 
 from __future__ import annotations
 
+import codecs
+import io
+import sys
+import tokenize
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from impactbot.extract._pybindings import BindingFacts
 from impactbot.extract._pycalls import CallFacts
 from impactbot.extract._pydefs import DefinitionFacts
@@ -23,23 +30,63 @@ from impactbot.extract._pyroutes import RouteFacts
 from impactbot.extract._pystate import engine, first_of, line_count
 from impactbot.model import Definition, FileFacts
 
+# Expressions are rendered by recursion over the tree, a frame or two per level: a chain
+# of a few hundred `a + b + ...` or `x or y or ...` terms (generated tables, long
+# string concatenations) must not cost the whole file its facts.
+EXPRESSION_RECURSION_LIMIT = 12_000
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
 
 def extract_python(data: bytes) -> FileFacts:
     """FileFacts of one Python source blob. Pure; never raises on bad source.
 
     Source with syntax errors yields what could be read plus ``error``.
     """
+    if data.startswith(LFS_POINTER):
+        return _unread(data, "a Git LFS pointer: the file's content is not in the repository")
     shared = engine()
     try:
-        return _FileExtraction(shared, data).run()
+        with _deep_expressions():
+            return _FileExtraction(shared, as_utf8(data)).run()
     except Exception as exc:  # a tree shape no handler expected: report, never abort a run
-        return FileFacts(
-            language="python",
-            definitions=(Definition("", "module", 1, line_count(data), fingerprint([data])),),
-            calls=(),
-            imports=(),
-            error=f"could not extract facts: {type(exc).__name__}: {exc}",
-        )
+        return _unread(data, f"could not extract facts: {type(exc).__name__}: {exc}")
+
+
+def _unread(data: bytes, error: str) -> FileFacts:
+    return FileFacts(
+        language="python",
+        definitions=(Definition("", "module", 1, line_count(data), fingerprint([data])),),
+        calls=(),
+        imports=(),
+        error=error,
+    )
+
+
+
+
+@contextmanager
+def _deep_expressions() -> Iterator[None]:
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, EXPRESSION_RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def as_utf8(data: bytes) -> bytes:
+    """The source in UTF-8, which is all tree-sitter reads: a file whose coding cookie
+    names another encoding (PEP 263, ``# -*- coding: latin-1 -*-``) is decoded with it.
+    Lines stay where they were, so the diff's line numbers still apply."""
+    if b"coding" not in data[:512]:
+        return data
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig"):
+            return data
+        return data.decode(encoding).encode("utf-8")
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return data  # not decodable as declared: parsed as it is, errors and all
 
 
 class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, RouteFacts):

@@ -1298,6 +1298,42 @@ def test_invalid_bytes_in_code_are_a_syntax_error_not_a_crash() -> None:
     assert [d.kind for d in result.definitions] == ["module", "function"]
 
 
+def test_a_coding_cookie_names_the_encoding_of_the_file() -> None:
+    source = "# -*- coding: latin-1 -*-\ndef caf\xe9():\n    return r\xe9sum\xe9('\xe9')\n".encode("latin-1")
+    result = facts(source)
+    assert result.error is None
+    assert sites_of(result) == [("café", "résumé", 3)]
+    # a cookie naming no codec Python knows: the bytes are read as they are
+    assert facts(b"# coding: klingon\ndef f():\n    return g()\n").calls[0].callee == "g"
+    # a UTF-8 cookie changes nothing, and neither does a byte order mark
+    plain = "def größe():\n    return maß()\n"
+    assert sites_of(facts(("# coding: utf-8\n" + plain).encode())) == [("größe", "maß", 3)]
+    assert sites_of(facts(b"\xef\xbb\xbf" + plain.encode())) == [("größe", "maß", 2)]
+
+
+def test_long_operator_chains_keep_the_file_and_its_calls() -> None:
+    """Generated code strings hundreds of terms together; the file keeps its facts."""
+    terms = 2000
+    for operator in ("+", "or", "if x else"):
+        source = f"def f(x):\n    return {f' {operator} '.join(['g()'] * terms)}\n\ndef h():\n    return f(1)\n"
+        result = facts(source)
+        assert result.error is None, operator
+        callees = [c.callee for c in result.calls if c.kind == "call"]
+        assert callees.count("g") == terms and "f" in callees, operator
+    nested = facts("X = " + "[" * 1500 + "]" * 1500 + "\ny = f()\n")
+    assert nested.error is None and [c.callee for c in nested.calls] == ["f"]
+
+
+def test_a_git_lfs_pointer_is_named_as_such() -> None:
+    result = facts(b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n")
+    assert result.error is not None and "Git LFS pointer" in result.error
+    assert [d.kind for d in result.definitions] == ["module"]
+
+
+def sites_of(result: FileFacts) -> list[tuple[str, str | None, int]]:
+    return [(c.scope, c.callee, c.line) for c in result.calls if c.kind == "call"]
+
+
 def test_non_ascii_identifiers_are_read() -> None:
     assert sites("def größe():\n    return maß(ä.ö)\n") == [("größe", "maß", 2)]
 
