@@ -26,10 +26,19 @@ SUMMARY_TRUNCATION_NOTE = (
 _OUTPUT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
+def printable(text: str) -> str:
+    """``text`` as valid UTF-8 can hold it: a path git stored in bytes that are not UTF-8
+    (``caf\\xe9.py``, read back as a lone surrogate) shows its escape instead."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def write_output(text: str, path: Path | None) -> None:
     """Write ``text`` to stdout, or atomically to ``path`` as UTF-8; ends it with a newline."""
     if not text.endswith("\n"):
         text += "\n"
+    text = printable(text)
     if path is None:
         sys.stdout.write(text)
         sys.stdout.flush()

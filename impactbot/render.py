@@ -33,6 +33,7 @@ from rich.text import Text
 
 from impactbot.errors import AnalysisError, ConfigError
 from impactbot.model import ChangedSymbol, Ranked, Report, Revision
+from impactbot.publish import printable
 from impactbot.report import partial_reason
 
 MARKER = "<!-- impactbot:report -->"
@@ -443,7 +444,7 @@ def _fit(report: Report, options: RenderOptions, first: _Layout, limit: int, in_
     rows = _rows(report, options.repo_url)
     text = ""
     for layout in _layouts(first):
-        text = template.render(v=_view(report, rows, layout, first))
+        text = printable(template.render(v=_view(report, rows, layout, first)))
         if _size(text, in_bytes) <= limit:
             return text
     return _cut(text, limit, in_bytes)

@@ -1774,3 +1774,18 @@ def test_a_method_turned_property_and_a_property_turned_method_break_their_old_u
         ("uses.py::total", "box.py::Box::size", 5, "'size' is now a property: this calls the value it gives"),
         ("uses.py::title", "box.py::Box::label", 9, "'label' is now a method: this reads the method, not a value"),
     ]
+
+
+def test_a_path_git_stores_in_bytes_that_are_not_utf8_is_read_and_shown_escaped(repo: RepoBuilder) -> None:
+    """Git paths are bytes; one in Latin-1 comes back with a lone surrogate, which no
+    UTF-8 output can hold: the report shows its escape, every format, no crash."""
+    name = b"caf\xe9.py".decode("utf-8", "surrogateescape")
+    repo.commit({name: "def price():\n    return 1\n", "use.py": "from caf import price\n"})
+    repo.commit({name: "def price():\n    return 2\n"})
+    report = diff(repo.path, "HEAD~1..HEAD")
+    assert changed(report) == {"caf\udce9.py::price": "modified"}
+    for fmt in ("markdown", "text"):
+        out = repo.path.parent / f"report.{fmt}"
+        argv = ["diff", "HEAD~1..HEAD", "-C", str(repo.path), "--format", fmt, "-o", str(out), "--no-cache", "-q"]
+        assert main(argv) == 0
+        assert "caf\\udce9.py" in out.read_text(encoding="utf-8")
