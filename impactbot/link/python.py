@@ -1566,8 +1566,10 @@ class Resolver(DjangoModels, Metaclasses):
                 return self._apply_ops(keyed[0], ops[keyed[1] :], scope_id)
             vals = self.lookup(base + "[]", scope_id)
             if vals is None or (ops[0] != "[]" and self._read_of_a_parameter(base, scope_id)):
-                # (a constant key on a parameter reads that member of what was passed)
+                # (a constant key on a parameter reads that member of what was passed, or
+                # an instance of the element type its annotation declares: `xs: list[T]`)
                 vals = self._elements_at(self.lookup(base, scope_id) or {}, ops[0])
+                _merge(vals, self._declared_elements(base, scope_id), True)
             elif not vals:  # no elements stored under the name: a class subscripted (`Box[int]`)?
                 vals = self._elements_at(self._classes(self.lookup(base, scope_id) or {}), ops[0])
             ops = ops[1:]
@@ -1576,6 +1578,14 @@ class Resolver(DjangoModels, Metaclasses):
         if vals is None:
             return None
         return self._apply_ops(vals, ops, scope_id, MAX_LISTED if self._parametrized(base, scope_id) else MAX_VALUES)
+
+    def _declared_elements(self, name: str, scope_id: str) -> Values:
+        """Instances of the element type an annotation declares for ``name`` (``list[T]``,
+        ``dict[str, T]``, ``Sequence[T]``); nothing without one."""
+        scope = self._binder(name, scope_id)
+        sources = [] if scope is None else scope.names.get(name + "[]", [])
+        declared = [b for b in sources if isinstance(b, Binding) and b.kind == "annotation"]
+        return self._resolve_sources(declared, scope) if declared and scope is not None else {}
 
     def _parametrized(self, name: str, scope_id: str) -> bool:
         """Whether ``name`` is a test's parameter that parametrize lists the cases of."""
