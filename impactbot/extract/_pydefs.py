@@ -179,7 +179,8 @@ class DefinitionFacts(FileState):
         """The decorator exprs of ``d``; each decorator is also a call site."""
         if d.decorated is None:
             return ()
-        found = []
+        found: list[str] = []
+        live: list[tuple[Node, str | None, int]] = []
         for node in d.decorated.children:
             if node.kind_id not in self.e.decorator:
                 continue
@@ -188,8 +189,13 @@ class DefinitionFacts(FileState):
             if callee is not None:
                 found.append(callee)
             if self._live(node):
-                site = call_site(self.scope_at(node.start_byte), callee, line_of(node), "decorator", 1, args=(d.name,))
-                self.sites.append((node_key(node), site))
+                live.append((node, callee, len(found)))
+        for node, callee, below in live:
+            # a decorator gets the function itself, or, above others, what those made of it:
+            # `name@k` names the decorators from the k-th down (see link's site_flows)
+            arg = d.name if below == len(found) else f"{d.name}@{below}"
+            site = call_site(self.scope_at(node.start_byte), callee, line_of(node), "decorator", 1, args=(arg,))
+            self.sites.append((node_key(node), site))
         return tuple(found)
 
     def _pytest_marks(

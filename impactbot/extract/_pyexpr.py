@@ -471,8 +471,11 @@ AWAITING = frozenset({"asyncio.run", "asyncio.wait_for", "asyncio.shield"})
 AWAITING_METHODS = frozenset({"run_until_complete"})
 _AWAITING = frozenset(name.encode() for name in AWAITING)
 _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
+# ``typing.cast(T, v)``: an instance of T (or of a subclass), as an annotation says
+CASTS = frozenset({"cast", "typing.cast", "t.cast", "typing_extensions.cast"})
+_CASTS = frozenset(name.encode() for name in CASTS)
 RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
-                  | FETCHES | AWAITING | IMPORTS)
+                  | FETCHES | AWAITING | IMPORTS | CASTS)
 
 
 MAX_OPERATOR_CHAIN = 32  # binary operations rendered before an operand: longer chains render as unknown
@@ -541,6 +544,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 imported = _imported(node, (function.text or b"").endswith(b"import_string"))
                 if imported is not None:
                     return imported
+            if function is not None and function.text in _CASTS:
+                cast = _cast(node)
+                if cast is not None:
+                    return cast
             if function is not None and function.text in _FETCHES:
                 fetched = _fetched(node)
                 if fetched is not None:
@@ -656,6 +663,25 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return None
         head = expr(args[0])
         return None if head is None else f"{head}.{dunder}()"
+
+    def _cast(node: Node) -> str | None:
+        # `cast(Order, row)`, `cast("Order", row)`: `<instance:Order>` (dots as slashes, so
+        # that the linker reads it as one name); a type it cannot name stays `cast()`
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 2:
+            return None
+        kind = args[0].kind_id
+        if kind in (identifier, attribute):
+            name = args[0].text or b""
+        elif kind in strings:
+            split = string_body(args[0].text or b"")
+            name = split[1].strip() if split is not None and not split[0] else b""
+        else:
+            return None
+        if not dotted(name):
+            return None
+        return "<instance:" + name.decode("ascii").replace(".", "/") + ">"
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as

@@ -174,9 +174,12 @@ def site_flows(
     scope = symbol_id(path, site.scope)
     args = site.args
     if site.kind == "decorator" and args and args[0]:
-        # a decorator receives the function itself, not what the decorators made of it
+        # the innermost decorator receives the function itself; one above others, what
+        # those made of it (``name@k``: from the k-th decorator down)
         parent = f"{site.scope}::" if site.scope else ""
-        args = (f"<def:{symbol_id(path, parent + args[0])}>", *args[1:])
+        name, at, below = args[0].partition("@")
+        func_id = symbol_id(path, parent + name)
+        args = (f"<decorated:{func_id}@{below}>" if at else f"<def:{func_id}>", *args[1:])
     out: list[Flow] = []
     for t in targets:
         params = params_of(t.id)

@@ -160,6 +160,12 @@ COMMON_METHODS = BUILTIN_TYPE_METHODS | frozenset(
 # ----------------------------------------------------------------- expressions
 
 
+def _member_like(attr: str, found: Values) -> bool:
+    """Whether a class attribute would be an enum's member: a public name holding no
+    function or class (those stay methods and nested classes)."""
+    return not attr.startswith("_") and not any(v[0] == "S" for v in found)
+
+
 @functools.lru_cache(maxsize=65536)
 def parse_expr(expr: str) -> tuple[str, tuple[str, ...]]:
     """``a.b().c[]`` -> ("a", (".b", "()", ".c", "[]")); ``d["k"]`` -> ("d", ('["k"]',)),
@@ -392,7 +398,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.import_calls: dict[str, list[int]] = defaultdict(list)
         self._rewraps: set[int] = set()  # ids of the bindings ``_index_rewraps`` finds
         self._lambda_lines: set[tuple[str, int]] = set()  # (scope id, line), see ``_index_lambdas``
-        self._wrappers: dict[str, list[str]] = {}
+        self._wrappers: dict[tuple[str, int], list[str]] = {}
         # generic function name -> (scope, expr of the function, expr of an implementation)
         # of each `@show.register` / `show.register(int, impl)` (see ``registered``)
         self.registrations: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
@@ -1033,6 +1039,8 @@ class Resolver(DjangoModels, Metaclasses):
             own = inst_attrs[cls].get(attr, []) if cls in inst_attrs else []
             if attr in scope.names:
                 found = self._resolve_sources(scope.names[attr], scope)
+                if _member_like(attr, found) and self.is_enum(cls):
+                    return {("I", cls): False}, cls  # `Color.RED` is a Color, whatever its value
                 return (self._with_stores(found, scope.names[attr], own) if own else found), cls
             outside = self._stores_on(cls, attr, own_class and i == 0) if stored else []
             if own or outside:
@@ -1483,6 +1491,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<instance:"):  # `cast(Order, row)`: an Order, or a subclass's
+            return self._apply_ops(self._cast(base[10:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<builtin:"):  # what a literal is an instance of (`", ".join(parts)`)
             return self._apply_ops({("B", base[9:-1]): False}, ops, scope_id)
         if base.startswith("<module:"):  # `importlib.import_module("pkg.mod")`
@@ -1833,6 +1843,9 @@ class Resolver(DjangoModels, Metaclasses):
             scope = self.scopes.get(expr[5:-1])
             # (a class decorator gets the class itself: one to call, construct, read)
             return {("S" if scope is not None and scope.kind == "class" else "F", expr[5:-1]): False}
+        if expr.startswith("<decorated:"):  # `@a @b def f`: what a decorator above another gets
+            func_id, _, start = expr[11:-1].rpartition("@")
+            return self._decorated(func_id, int(start))
         if expr.startswith("<fixture:"):  # what pytest passes for a fixture parameter
             return self._fixture_value(expr[9:-1])
         if expr.startswith("<key:"):  # a constant-key element, never a container's bag
@@ -1840,6 +1853,15 @@ class Resolver(DjangoModels, Metaclasses):
         if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x
             return self._accessor(expr, 0, scope_id, "R")
         return None
+
+    def _cast(self, type_name: str, scope_id: str) -> Values:
+        """An instance of each class of the repository ``type_name`` names; an outside
+        value when it names anything else (``cast(dict, x)``)."""
+        named = self.resolve(type_name, scope_id) or {}
+        classes = self._classes(named)
+        if not classes:
+            return {EXTERNAL: False}
+        return {("IS", v[1]): True for v in classes}
 
     def _partial(self, held: str, scope_id: str) -> Values:
         """``partial(f, ...)``: calling it calls ``f`` (a function, a method, a class) with
@@ -1855,16 +1877,23 @@ class Resolver(DjangoModels, Metaclasses):
     def _classes(self, vals: Values) -> Values:
         return {v: inferred for v, inferred in vals.items() if v[0] == "S" and self.scopes[v[1]].kind == "class"}
 
+    def is_enum(self, class_id: str) -> bool:
+        """Whether the class derives from an enum base (``Enum``, ``IntFlag``, Django's
+        ``TextChoices``): its body's plain attributes are its members, instances of it."""
+        for cls in self.mro(class_id):
+            scope = None if cls.startswith("X:") else self.scopes.get(cls)
+            d = scope.definition if scope is not None else None
+            if d is not None and any(b.split("[", 1)[0].rpartition(".")[2] in ENUM_BASES for b in d.bases):
+                return True
+        return False
+
     def _class_subscript(self, class_id: str) -> Values:
         """``Box[int]`` of a class: a generic alias, which constructs and reads as the class
         does (``Box[int](3)``, ``Box[str].make()``); an enum's member is an instance
         (``Color["RED"]``); a metaclass of the repository with ``__getitem__`` decides
         itself (not guessed here)."""
-        for cls in self.mro(class_id):
-            scope = None if cls.startswith("X:") else self.scopes.get(cls)
-            d = scope.definition if scope is not None else None
-            if d is not None and any(b.split("[", 1)[0].rpartition(".")[2] in ENUM_BASES for b in d.bases):
-                return {("I", class_id): True}
+        if self.is_enum(class_id):
+            return {("I", class_id): True}
         for meta in self.metaclasses(class_id):
             hit = self.class_member(meta, "__getitem__")
             if hit is not None and hit[1] is not None:
@@ -2698,32 +2727,50 @@ class Resolver(DjangoModels, Metaclasses):
             return {}
         return {EXTERNAL: False}
 
-    def wrappers(self, func_id: str) -> list[str]:
-        """Functions a decorator put in place of ``func_id`` (they run on each call)."""
-        cached = self._wrappers.get(func_id)
+    def wrappers(self, func_id: str, start: int = 0) -> list[str]:
+        """Functions a decorator put in place of ``func_id`` (they run on each call): those
+        of the outermost decorator, from ``start`` down, that puts any. Decorators stack:
+        ``@a @b def f`` holds what ``a`` made of what ``b`` made of ``f``, and a wrapper
+        ``a`` made calls what it was given (see ``_decorated``), not ``f`` itself."""
+        key = (func_id, start)
+        cached = self._wrappers.get(key)
         if cached is not None:
             return cached
-        self._wrappers[func_id] = []  # a decorator that decorates itself must not recurse
+        self._wrappers[key] = []  # a decorator that decorates itself must not recurse
         scope = self.scopes.get(func_id)
         if scope is None or not scope.decorators:
             return []
         out: list[str] = []
-        for deco in scope.decorators:
-            if _decorator_name(deco) in TRANSPARENT_DECORATORS:
-                continue
-            where = scope.parent or scope.path
-            for val in self.resolve(deco, where) or {}:
-                if val[0] != "S":
-                    continue
-                if self.scopes[val[1]].kind == "class":
-                    # `@Trace`: the name holds a Trace instance, and calling it runs __call__
-                    out.extend(t.id for t in self._dunder_targets(val[1], "__call__", True))
-                    continue
-                for ret in self._scope_target(val[1], "<return>"):
-                    if ret[0] == "S" and ret[1] != func_id and self.scopes[ret[1]].kind != "class":
-                        out.append(ret[1])
-        self._wrappers[func_id] = out
+        for deco in scope.decorators[start:]:
+            if _decorator_name(deco) not in TRANSPARENT_DECORATORS:
+                out = self._decorator_wrappers(func_id, deco, scope.parent or scope.path)
+                if out:
+                    break
+        self._wrappers[key] = out
         return out
+
+    def _decorator_wrappers(self, func_id: str, deco: str, where: str) -> list[str]:
+        out: list[str] = []
+        for val in self.resolve(deco, where) or {}:
+            if val[0] != "S":
+                continue
+            if self.scopes[val[1]].kind == "class":
+                # `@Trace`: the name holds a Trace instance, and calling it runs __call__
+                out.extend(t.id for t in self._dunder_targets(val[1], "__call__", True))
+                continue
+            for ret in self._scope_target(val[1], "<return>"):
+                if ret[0] == "S" and ret[1] != func_id and self.scopes[ret[1]].kind != "class":
+                    out.append(ret[1])
+        return out
+
+    def _decorated(self, func_id: str, start: int) -> Values:
+        """What a decorator above others receives: what the next ones made of the function
+        (their wrappers), or the function itself when they put none in its place."""
+        made = self.wrappers(func_id, start)
+        if made:
+            return {("F", w): True for w in made}
+        scope = self.scopes.get(func_id)
+        return {("S" if scope is not None and scope.kind == "class" else "F", func_id): False}
 
     def builtin_dunders(self, site: CallSite, scope_id: str) -> Iterator[Target]:
         """``len(x)`` runs ``type(x).__len__``: targets for in-repository classes."""

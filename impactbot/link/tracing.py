@@ -161,12 +161,12 @@ class TracingResolver(Resolver):
         return self._tracked(key, lambda: super(TracingResolver, self).class_member(class_id, attr, start),
                              lambda: memo_key in memo)
 
-    def wrappers(self, func_id: str) -> list[str]:
-        key = ("w", func_id, "")  # three parts: ``closure`` takes a two-part item for a read
-        if func_id in self._wrappers:
+    def wrappers(self, func_id: str, start: int = 0) -> list[str]:
+        key = ("w", func_id, str(start))  # three parts: ``closure`` takes a two-part item for a read
+        if (func_id, start) in self._wrappers:
             self._reuse(key)
-            return super().wrappers(func_id)
-        return self._tracked(key, lambda: super(TracingResolver, self).wrappers(func_id), None)
+            return super().wrappers(func_id, start)
+        return self._tracked(key, lambda: super(TracingResolver, self).wrappers(func_id, start), None)
 
     def registered(self, func_id: str) -> list[str]:
         key = ("g", func_id, "")  # three parts, as for wrappers

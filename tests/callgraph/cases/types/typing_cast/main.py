@@ -1,0 +1,18 @@
+import typing
+from typing import cast
+
+from shop import Order
+
+
+class RushOrder(Order):
+    def total(self):
+        return super().total() * 2
+
+
+def summarise(row, other):
+    order = cast(Order, row)
+    pending = typing.cast("Order", other)
+    return order.total() + pending.total() + cast(dict, vars(row)).get("n", 0)
+
+
+print(summarise(Order(), RushOrder()))
