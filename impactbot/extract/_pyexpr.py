@@ -665,8 +665,9 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         return None if head is None else f"{head}.{dunder}()"
 
     def _cast(node: Node) -> str | None:
-        # `cast(Order, row)`, `cast("Order", row)`: `<instance:Order>` (dots as slashes, so
-        # that the linker reads it as one name); a type it cannot name stays `cast()`
+        # `cast(Order, row)`, `cast("Order", row)`: `<cast:cast|Order>`, the callee kept for the
+        # linker to tell typing's cast from another (SQLAlchemy's builds SQL); dots as
+        # slashes, so that it reads as one name. A type it cannot name stays `cast()`
         arguments = node.child_by_field_id(f_arguments)
         args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
         if len(args) != 2:
@@ -681,7 +682,9 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return None
         if not dotted(name):
             return None
-        return "<instance:" + name.decode("ascii").replace(".", "/") + ">"
+        function = node.child_by_field_id(f_function)
+        callee = b"cast" if function is None else function.text or b"cast"
+        return f"<cast:{callee.decode('ascii')}|{name.decode('ascii')}>".replace(".", "/")
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as

@@ -177,8 +177,8 @@ def site_flows(
         # the innermost decorator receives the function itself; one above others, what
         # those made of it (``name@k``: from the k-th decorator down)
         parent = f"{site.scope}::" if site.scope else ""
-        name, at, below = args[0].partition("@")
-        func_id = symbol_id(path, parent + name)
+        decorated, at, below = args[0].partition("@")
+        func_id = symbol_id(path, parent + decorated)
         args = (f"<decorated:{func_id}@{below}>" if at else f"<def:{func_id}>", *args[1:])
     out: list[Flow] = []
     for t in targets:

@@ -72,6 +72,7 @@ REQUEST_HOLDERS = frozenset({"request.cls", "request.instance"})
 # every attribute some builtin type has: a name none has needs no look at a class's builtin bases
 BUILTIN_TYPE_ATTRIBUTES = frozenset(
     a for t in vars(builtins).values() if isinstance(t, type) for a in dir(t))
+TYPING_MODULES = frozenset({"typing", "typing_extensions"})
 # Bases whose classes give a member when subscripted (`Color["RED"]`), not a generic alias
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum",
                         "Choices", "TextChoices", "IntegerChoices"})
@@ -81,6 +82,7 @@ MAX_LISTED = 64
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
+REFRESH_DEPTH = MAX_DEPTH // 2  # an answer cut short is computed again when asked for this near the top
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 # An assignment's call may stand this many lines below the statement's first line
 # (a conditional expression or arguments wrapped over lines).
@@ -391,7 +393,8 @@ class Resolver(DjangoModels, Metaclasses):
         self._collecting = False
         self.by_name: dict[str, list[str]] = defaultdict(list)  # def name -> ids
         self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
-        self._memo: dict[tuple[str, str], tuple[Values | None, bool]] = {}
+        self._memo: dict[tuple[str, str], tuple[Values | None, bool, bool]] = {}  # (values, touched, truncated)
+        self._refreshed: set[tuple[str, str]] = set()
         self._line_memo: dict[tuple[str, str, int], tuple[Values | None, bool]] = {}
         self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
         # top-level function id -> lines where the module's own code calls it while it runs
@@ -1431,6 +1434,7 @@ class Resolver(DjangoModels, Metaclasses):
         """Drop memoised answers (arguments have flowed since they were computed)."""
         self._store_tables = None
         self._memo.clear()
+        self._refreshed.clear()
         self._line_memo.clear()
         self._members_memo.clear()
         self._dispatch_memo.clear()
@@ -1444,8 +1448,10 @@ class Resolver(DjangoModels, Metaclasses):
         key = (expr, scope_id)
         hit = self._memo.get(key)
         if hit is not None:
-            self.touched_param |= hit[1]
-            return hit[0]
+            if not self.refreshes(key):
+                self.touched_param |= hit[1]
+                return hit[0]
+            self._refreshed.add(key)
         if key in self._active:
             return {}
         if len(self._active) > MAX_DEPTH:
@@ -1465,10 +1471,20 @@ class Resolver(DjangoModels, Metaclasses):
         # into a value-flow graph deeper than MAX_DEPTH walk it again, exponential in
         # the paths (mypy, pandas: types and frames passed through hundreds of
         # functions, and tests helpers called from thousands of tests, never finished).
-        self._memo[key] = (result, touched)
+        self._memo[key] = (result, touched, truncated)
         self.touched_param = outer or touched
         self.truncated = outer_truncated or truncated
         return result
+
+    def refreshes(self, key: tuple[str, str]) -> bool:
+        """Whether the memoised answer for ``key`` is computed again: one cut short at
+        MAX_DEPTH (kept, see ``resolve``) is, once, when asked for nearer the top, where
+        the chains below it fit (a parameter read deep in one site's chain is read
+        directly by another's, which would otherwise get nothing)."""
+        hit = self._memo.get(key)
+        return (
+            hit is not None and hit[2] and len(self._active) <= REFRESH_DEPTH and key not in self._refreshed
+        )
 
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
         first = expr[:1]
@@ -1491,8 +1507,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
-        if base.startswith("<instance:"):  # `cast(Order, row)`: an Order, or a subclass's
-            return self._apply_ops(self._cast(base[10:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<cast:"):  # `cast(Order, row)`: an Order, or a subclass's
+            return self._apply_ops(self._cast(base[6:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<builtin:"):  # what a literal is an instance of (`", ".join(parts)`)
             return self._apply_ops({("B", base[9:-1]): False}, ops, scope_id)
         if base.startswith("<module:"):  # `importlib.import_module("pkg.mod")`
@@ -1594,7 +1610,7 @@ class Resolver(DjangoModels, Metaclasses):
         ``dict[str, T]``, ``Sequence[T]``); nothing without one."""
         scope = self._binder(name, scope_id)
         sources = [] if scope is None else scope.names.get(name + "[]", [])
-        declared = [b for b in sources if isinstance(b, Binding) and b.kind == "annotation"]
+        declared: list[object] = [b for b in sources if isinstance(b, Binding) and b.kind == "annotation"]
         return self._resolve_sources(declared, scope) if declared and scope is not None else {}
 
     def _parametrized(self, name: str, scope_id: str) -> bool:
@@ -1854,14 +1870,31 @@ class Resolver(DjangoModels, Metaclasses):
             return self._accessor(expr, 0, scope_id, "R")
         return None
 
-    def _cast(self, type_name: str, scope_id: str) -> Values:
-        """An instance of each class of the repository ``type_name`` names; an outside
-        value when it names anything else (``cast(dict, x)``)."""
+    def _cast(self, call: str, scope_id: str) -> Values:
+        """``typing.cast(T, v)``: an instance of each class of the repository ``T`` names; an
+        outside value when it names anything else (``cast(dict, x)``). Another function
+        called ``cast`` (SQLAlchemy's) gives what it returns."""
+        callee, _, type_name = call.partition("|")
+        if not self._typing_cast(callee, scope_id):
+            return self.resolve(callee + "()", scope_id) or {}
         named = self.resolve(type_name, scope_id) or {}
         classes = self._classes(named)
         if not classes:
             return {EXTERNAL: False}
         return {("IS", v[1]): True for v in classes}
+
+    def _typing_cast(self, callee: str, scope_id: str) -> bool:
+        """Whether ``callee`` (``cast``, ``typing.cast``, ``t.cast``) names typing's cast."""
+        head, dot, _ = callee.rpartition(".")
+        name = head if dot else callee
+        scope = self._binder(name, scope_id)
+        if scope is None:
+            return False
+        wanted = None if dot else "cast"
+        return any(
+            isinstance(src, Import) and src.module in TYPING_MODULES and not src.level and src.name == wanted
+            for src in scope.names.get(name, [])
+        )
 
     def _partial(self, held: str, scope_id: str) -> Values:
         """``partial(f, ...)``: calling it calls ``f`` (a function, a method, a class) with
@@ -2727,25 +2760,32 @@ class Resolver(DjangoModels, Metaclasses):
             return {}
         return {EXTERNAL: False}
 
-    def wrappers(self, func_id: str, start: int = 0) -> list[str]:
-        """Functions a decorator put in place of ``func_id`` (they run on each call): those
-        of the outermost decorator, from ``start`` down, that puts any. Decorators stack:
-        ``@a @b def f`` holds what ``a`` made of what ``b`` made of ``f``, and a wrapper
-        ``a`` made calls what it was given (see ``_decorated``), not ``f`` itself."""
-        key = (func_id, start)
-        cached = self._wrappers.get(key)
-        if cached is not None:
-            return cached
-        self._wrappers[key] = []  # a decorator that decorates itself must not recurse
+    def wrappers(self, func_id: str) -> list[str]:
+        """Functions decorators put in place of ``func_id`` (they run on each call). With
+        decorators stacked (``@a @b def f``: what ``a`` made of what ``b`` made of ``f``)
+        the name holds the outermost wrapper, which calls the next (see ``_decorated``);
+        all are listed, as a decorator's return can be over-approximated (a registry's
+        factory returning its own closures) and the outermost one then misread."""
         scope = self.scopes.get(func_id)
         if scope is None or not scope.decorators:
             return []
         out: list[str] = []
-        for deco in scope.decorators[start:]:
-            if _decorator_name(deco) not in TRANSPARENT_DECORATORS:
-                out = self._decorator_wrappers(func_id, deco, scope.parent or scope.path)
-                if out:
-                    break
+        for k in range(len(scope.decorators)):
+            out.extend(self.decorator_wrappers(func_id, k))
+        return out
+
+    def decorator_wrappers(self, func_id: str, k: int) -> list[str]:
+        """The functions the ``k``-th decorator of ``func_id`` (from the top) returns in its place."""
+        key = (func_id, k)
+        cached = self._wrappers.get(key)
+        if cached is not None:
+            return cached
+        self._wrappers[key] = []  # a decorator that decorates itself must not recurse
+        scope = self.scopes[func_id]
+        deco = scope.decorators[k]
+        if _decorator_name(deco) in TRANSPARENT_DECORATORS:
+            return []
+        out = self._decorator_wrappers(func_id, deco, scope.parent or scope.path)
         self._wrappers[key] = out
         return out
 
@@ -2766,11 +2806,14 @@ class Resolver(DjangoModels, Metaclasses):
     def _decorated(self, func_id: str, start: int) -> Values:
         """What a decorator above others receives: what the next ones made of the function
         (their wrappers), or the function itself when they put none in its place."""
-        made = self.wrappers(func_id, start)
-        if made:
-            return {("F", w): True for w in made}
         scope = self.scopes.get(func_id)
-        return {("S" if scope is not None and scope.kind == "class" else "F", func_id): False}
+        if scope is None:
+            return {}
+        for k in range(start, len(scope.decorators)):
+            made = self.decorator_wrappers(func_id, k)
+            if made:
+                return {("F", w): True for w in made}
+        return {("S" if scope.kind == "class" else "F", func_id): False}
 
     def builtin_dunders(self, site: CallSite, scope_id: str) -> Iterator[Target]:
         """``len(x)`` runs ``type(x).__len__``: targets for in-repository classes."""

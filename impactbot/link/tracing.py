@@ -132,7 +132,7 @@ class TracingResolver(Resolver):
         if expr is None:
             return {}
         key = ("r", expr, scope_id)
-        if (expr, scope_id) in self._memo:
+        if (expr, scope_id) in self._memo and not self.refreshes((expr, scope_id)):
             self._reuse(key)
             return super().resolve(expr, scope_id)
         memo = self._memo
@@ -161,12 +161,12 @@ class TracingResolver(Resolver):
         return self._tracked(key, lambda: super(TracingResolver, self).class_member(class_id, attr, start),
                              lambda: memo_key in memo)
 
-    def wrappers(self, func_id: str, start: int = 0) -> list[str]:
-        key = ("w", func_id, str(start))  # three parts: ``closure`` takes a two-part item for a read
-        if (func_id, start) in self._wrappers:
+    def decorator_wrappers(self, func_id: str, k: int) -> list[str]:
+        key = ("w", func_id, str(k))  # three parts: ``closure`` takes a two-part item for a read
+        if (func_id, k) in self._wrappers:
             self._reuse(key)
-            return super().wrappers(func_id, start)
-        return self._tracked(key, lambda: super(TracingResolver, self).wrappers(func_id, start), None)
+            return super().decorator_wrappers(func_id, k)
+        return self._tracked(key, lambda: super(TracingResolver, self).decorator_wrappers(func_id, k), None)
 
     def registered(self, func_id: str) -> list[str]:
         key = ("g", func_id, "")  # three parts, as for wrappers

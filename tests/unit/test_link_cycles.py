@@ -63,16 +63,26 @@ def test_a_cut_short_flow_still_gives_what_a_nearer_caller_passes() -> None:
     assert "entry.py::Other::run" in targets
 
 
-def test_a_derived_graph_keeps_an_answer_cut_short_by_an_earlier_site() -> None:
+def _cut_chain() -> dict[str, str]:
     # `deep` (a.py, resolved first) asks for what c100's x holds 100 calls down a chain
     # longer than the resolver follows, and keeps the cut-short answer; `shallow` (c.py)
-    # reuses it. Asked first, from `shallow`, the chain would reach `c0(Job())`.
+    # asks for it again, near the top of its own chain, where it reaches `c0(Job())`.
     length = MAX_DEPTH + 80
     chain = "from a import deep\nfrom c import shallow\n\nclass Job:\n    def run(self):\n        pass\n\n"
     chain += "".join(f"def c{i}(x):\n    c{i + 1}(x)\n" + ("    shallow(x)\n" if i == 100 else "") + "\n"
                      for i in range(length))
     chain += f"def c{length}(x):\n    deep(x)\n\nc0(Job())\n"
-    files = {"a.py": "def deep(x):\n    x.run()\n", "b.py": chain, "c.py": "def shallow(x):\n    x.run()\n"}
+    return {"a.py": "def deep(x):\n    x.run()\n", "b.py": chain, "c.py": "def shallow(x):\n    x.run()\n"}
+
+
+def test_an_answer_cut_short_is_computed_again_for_a_site_nearer_the_start() -> None:
+    calls = {(e.source, e.target) for e in link(facts(_cut_chain())).edges if e.kind == "calls"}
+    assert ("c.py::shallow", "b.py::Job::run") in calls
+    assert ("a.py::deep", "b.py::Job::run") not in calls  # 300 calls down: still cut short
+
+
+def test_a_derived_graph_keeps_an_answer_cut_short_by_an_earlier_site() -> None:
+    files = _cut_chain()
     old_facts = facts(files)
     new_facts = facts({**files, "c.py": files["c.py"] + "\n\ndef other():\n    pass\n"})
     _graph, derived = derived_from(old_facts, new_facts)

@@ -1,6 +1,7 @@
 import typing
 from typing import cast
 
+from query import as_order
 from shop import Order
 
 
@@ -15,4 +16,4 @@ def summarise(row, other):
     return order.total() + pending.total() + cast(dict, vars(row)).get("n", 0)
 
 
-print(summarise(Order(), RushOrder()))
+print(summarise(Order(), RushOrder()), as_order("price"))
