@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from impactbot.model import Binding, FileFacts, ResolvedCall
+from impactbot.model import Binding, FileFacts, ResolvedCall, fits
 
 if TYPE_CHECKING:
     from impactbot.impact import SymbolGraph
@@ -65,7 +65,7 @@ class _Graph:
         self._below: dict[str, frozenset[str]] = {}
         self._bases, self._subclasses = graph.inheritance()
         self._picked: dict[tuple[str, str], dict[str, str | None]] = {}
-        self._unclear: dict[tuple[str, str], frozenset[str]] = {}
+        self._unclear: dict[tuple[str, str, bool], frozenset[str]] = {}
         self._known: dict[str, bool] = {}
         self._receivers: dict[tuple[str, str, int, bool], frozenset[str] | None] = {}
         self._by_scope: dict[str, tuple[dict[tuple[str, str], list[Binding]], set[str]]] = {}
@@ -98,22 +98,24 @@ class _Graph:
             self._below[class_id] = frozenset(found)
         return self._below[class_id]
 
-    def reaching(self, class_id: str, method: str) -> frozenset[str]:
+    def reaching(self, class_id: str, method: str, missing: bool = True) -> frozenset[str]:
         """The classes at or below ``class_id`` for which ``self.<name>()`` may run ``method``:
         those whose method resolution picks it, and the :meth:`unclear` ones."""
         name = method.rsplit("::", 1)[-1]
         picks = self._picks(class_id, name)
-        return frozenset(k for k, m in picks.items() if m == method) | self.unclear(class_id, name)
+        return frozenset(k for k, m in picks.items() if m == method) | self.unclear(class_id, name, missing)
 
-    def unclear(self, class_id: str, name: str) -> frozenset[str]:
+    def unclear(self, class_id: str, name: str, missing: bool = True) -> frozenset[str]:
         """The classes at or below ``class_id`` for which what ``self.<name>()`` runs is not
-        known well enough to rule a change out: nothing of the repository, several bases
-        giving different ones, or code making calls the graph could not resolve (which
-        might reach the change by a path the graph lacks)."""
-        key = (class_id, name)
+        known well enough to rule a change out: nothing of the repository (unless
+        ``missing`` is off: a name computed at run time only names what the class has),
+        several bases giving different ones, or code making calls the graph could not
+        resolve (which might reach the change by a path the graph lacks)."""
+        key = (class_id, name, missing)
         if key not in self._unclear:
             self._unclear[key] = frozenset(
-                k for k, m in self._picks(class_id, name).items() if m is None or not self.known(m))
+                k for k, m in self._picks(class_id, name).items()
+                if (m is None and missing) or (m is not None and not self.known(m)))
         return self._unclear[key]
 
     def _picks(self, class_id: str, name: str) -> dict[str, str | None]:
@@ -314,19 +316,32 @@ def _through_call(g: _Graph, call: ResolvedCall, node: str, standin: bool, class
     callee = call.site.callee or ""
     owner = g.owner(call.caller)
     name = node.rsplit("::", 1)[-1]
-    if owner is not None and callee in (_SELF + name, _SUPER + name):
+    if owner is not None and (_names(callee, _SELF, name) or callee == _SUPER + name):
         mine = g.below(owner)
         narrowed = _meet(mine, classes)
         if callee.startswith(_SELF):
             # `self.m()` runs what the MRO picks: the change (a stand-in's classes already
             # say which pick it), or code not known well enough to rule it out
-            picked = narrowed if standin else _meet(narrowed, g.reaching(owner, node))
-            narrowed = _join(picked, g.unclear(owner, name))
+            missing = "*" not in callee
+            picked = narrowed if standin else _meet(narrowed, g.reaching(owner, node, missing))
+            narrowed = _join(picked, g.unclear(owner, name, missing))
         return None if narrowed == mine else narrowed
     if classes is None:
         return None
     receiver = g.receiver_classes(call)
     return None if receiver is None or receiver & classes else frozenset()
+
+
+def _names(callee: str, receiver: str, name: str) -> bool:
+    """Whether ``callee`` calls method ``name`` on ``receiver``: ``self.m``, or ``self.m_*``
+    (``getattr(self, "m_" + kind)``: any method so named) for a name that fits."""
+    if not callee.startswith(receiver):
+        return False
+    attr = callee[len(receiver):]
+    if "*" not in attr:
+        return attr == name
+    prefix, _, suffix = attr.partition("*")
+    return fits(name, prefix, suffix)
 
 
 def _meet(a: Allowed, b: Allowed) -> Allowed:

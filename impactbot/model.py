@@ -377,6 +377,15 @@ Confidence = Literal["resolved", "inferred", "name_match"]
 CONFIDENCE_ORDER: dict[str, int] = {"resolved": 0, "inferred": 1, "name_match": 2}
 
 
+def fits(name: str, prefix: str, suffix: str) -> bool:
+    """Whether an attribute ``name`` fits ``prefix*suffix``, the pattern a computed name
+    gives (``getattr(self, "visit_" + kind)``: ``visit_*``)."""
+    return (
+        len(name) > len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
+        and name.isidentifier()
+    )
+
+
 def symbol_id(path: str, qualname: str) -> str:
     """``pkg/a.py`` + ``Cart::total`` -> ``pkg/a.py::Cart::total``."""
     return f"{path}::{qualname}" if qualname else path

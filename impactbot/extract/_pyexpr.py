@@ -24,6 +24,8 @@ Values = list[tuple[str, "str | None"]]  # (suffix such as "" or "[]", expr)
 DOTTED_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _QUOTES = frozenset(b"'\"")
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_PART = re.compile(rb"[A-Za-z0-9_]*")
+_PERCENT_SPEC = re.compile(rb"(?:\([^)]*\))?[-#0 +]*[0-9]*(?:\.[0-9]+)?[sdirfx]")
 _KEYED_OP = re.compile(r"\[[^\[\]()]+\]")
 
 # Annotation heads, by their last dotted component (``typing.Optional`` too).
@@ -509,6 +511,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     dotted = DOTTED_NAME.fullmatch
     binary, unary = g.kind("binary_operator"), g.kind("unary_operator")
     f_left, f_operator, f_argument = g.fields["left"], g.fields["operator"], g.fields["argument"]
+    f_right = g.fields["right"]
 
     def expr(node: Node) -> str | None:
         kind = node.kind_id
@@ -631,18 +634,83 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         # stays opaque
         arguments = node.child_by_field_id(f_arguments)
         args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
-        if len(args) not in (2, 3) or args[1].kind_id not in strings or any(a.kind_id in not_positional for a in args):
+        if len(args) not in (2, 3) or any(a.kind_id in not_positional for a in args):
             return "getattr()"
-        parts = string_body(args[1].text or b"")
-        if parts is None or parts[0] or not _IDENTIFIER.fullmatch(parts[1]):
+        name = _attribute_name(args[1])
+        if name is None:
             return "getattr()"
         head = expr(args[0])
-        name = parts[1].decode("ascii")
         default = expr(args[2]) if len(args) == 3 else None
         if head is None:
             return "getattr()" if len(args) == 3 else None
         # a default the syntax cannot express (None, a number) calls nothing: obj.name alone
         return f"{head}.{name}" if default is None else f'getattr({head},"{name}",{default})'
+
+    def _attribute_name(node: Node) -> str | None:
+        # a constant name, or the constant ends of a computed one (`"visit_" + kind`,
+        # `"has_%s_permission" % perm`, `f"do_{verb}"`, `"on_{}".format(event)`):
+        # `visit_*`, `has_*_permission`, one of the attributes so named, as a visitor or
+        # a form's field cleaning dispatches
+        kind = node.kind_id
+        if kind in strings:
+            parts = string_body(node.text or b"")
+            if parts is None:
+                return None
+            if not parts[0]:
+                return parts[1].decode("ascii") if _IDENTIFIER.fullmatch(parts[1]) else None
+            return _pattern(parts[1], b"{", b"}") if parts[0] == b"f" else None
+        if kind == binary:
+            operator = node.child_by_field_id(f_operator)
+            if operator is not None and operator.type == "%":
+                left = node.child_by_field_id(f_left)
+                parts = None if left is None or left.kind_id not in strings else string_body(left.text or b"")
+                return _pattern(parts[1], b"%", b"s") if parts is not None and not parts[0] else None
+            return _joined(node)
+        if kind == call:
+            function = node.child_by_field_id(f_function)
+            target = None if function is None else function.child_by_field_id(f_object)
+            if function is None or function.kind_id != attribute or target is None or target.kind_id not in strings:
+                return None
+            parts = string_body(target.text or b"")
+            if (function.text or b"").rpartition(b".")[2] != b"format" or parts is None or parts[0]:
+                return None
+            return _pattern(parts[1], b"{", b"}")
+        return None
+
+    def _joined(node: Node) -> str | None:
+        # `"get_" + field + "_display"`: the first and last operands, when constant
+        operands: list[Node] = []
+        while node.kind_id == binary:
+            operator, right = node.child_by_field_id(f_operator), node.child_by_field_id(f_right)
+            left = node.child_by_field_id(f_left)
+            if operator is None or operator.type != "+" or left is None or right is None:
+                return None
+            operands.append(right)
+            node = left
+        operands.append(node)
+        first, last = operands[-1], operands[0]
+        head = string_body(first.text or b"") if first.kind_id in strings else None
+        tail = string_body(last.text or b"") if last.kind_id in strings and len(operands) > 2 else None
+        if head is None or head[0] or (tail is not None and tail[0]):
+            return None
+        return _glob(head[1], b"" if tail is None else tail[1])
+
+    def _pattern(text: bytes, opener: bytes, closer: bytes) -> str | None:
+        # the text before the first placeholder and after the last one
+        if opener not in text:
+            return None
+        head, rest = text.split(opener, 1)
+        if opener == b"%":
+            spec = _PERCENT_SPEC.match(rest)
+            tail = rest[spec.end():] if spec is not None and b"%" not in rest[spec.end():] else b""
+        else:
+            tail = rest.rsplit(closer, 1)[1] if closer in rest else b""
+        return _glob(head, tail if _NAME_PART.fullmatch(tail) else b"")
+
+    def _glob(head: bytes, tail: bytes) -> str | None:
+        if not _IDENTIFIER.fullmatch(head) or not _NAME_PART.fullmatch(tail):
+            return None
+        return f"{head.decode('ascii')}*{tail.decode('ascii')}"
 
     def _partial(node: Node) -> str | None:
         # `partial(f, x)` calls f when called, with arguments no call site shows in full:

@@ -42,6 +42,7 @@ from impactbot.link.routes import route_edges
 from impactbot.link.signals import signal_edges
 from impactbot.model import (
     CONFIDENCE_ORDER,
+    Binding,
     CallSite,
     Confidence,
     Definition,
@@ -417,6 +418,8 @@ class _Linker:
             targets.extend(self.r.builtin_dunders(site, scope))
         if targets and site.kind == "call" and all(self._is_getattr_hook(t.id) for t in targets):
             return targets, "proxied"  # what __getattr__ hands back is not known: a name may tell
+        if targets and site.kind == "call" and self._computed_name(site.callee, scope):
+            return targets, "pattern"
         if targets:
             return targets, "ok"
         if any(v[0] in OUTSIDE_KINDS for v in vals):
@@ -549,12 +552,18 @@ class _Linker:
         caller = symbol_id(path, site.scope)
         if site.kind == "call" and site.callee and status == "dangling":
             self.dangling.append((caller, site.callee, site.line))
+        pattern = status == "pattern"
         for t in targets:
-            conf: Confidence = "inferred" if t.inferred else "resolved"
+            # a method a computed name may pick (`getattr(self, "visit_" + kind)()`): each is a
+            # guess, and the call itself stays unresolved
+            conf: Confidence = "name_match" if pattern else "inferred" if t.inferred else "resolved"
             self.edges.add(caller, t.id, "calls", conf, site.line)
             # unknown receiver: not checked; `raise E` calls E() without arguments, so it is
             if site.kind in ("call", "raise") and t.bound is not None:
                 self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound))
+        if pattern:
+            self.unresolved[caller] += 1
+            return
         if (targets and status != "proxied") or site.kind != "call" or status == "external":
             return
         match = self._name_match(site.callee)
@@ -562,6 +571,14 @@ class _Linker:
             self.edges.add(caller, match, "calls", "name_match", site.line)
         elif status == "dangling" or self._could_be_repo_code(site.callee):
             self.unresolved[caller] += 1
+
+    def _computed_name(self, callee: str, scope: str) -> bool:
+        """Whether the call reads an attribute by a computed name: ``getattr(self, "do_" + verb)()``
+        (the extractor's ``self.do_*``), or a local name bound to such a ``getattr``."""
+        if "*" in callee:
+            return True
+        sources = self.r.scopes[scope].names.get(callee, ()) if callee.isidentifier() else ()
+        return any(isinstance(b, Binding) and b.value is not None and "*" in b.value for b in sources)
 
     def _is_getattr_hook(self, target: str) -> bool:
         scope = self.r.scopes.get(target)
@@ -583,7 +600,7 @@ class _Linker:
         return candidates[0] if len(candidates) == 1 else None
 
     def _could_be_repo_code(self, callee: str | None) -> bool:
-        if callee is None:
+        if callee is None or "*" in callee:  # (a computed name: any attribute)
             return True
         name = self._last_name(callee)
         if name is None:  # a bare name that is bound but whose value is unknown

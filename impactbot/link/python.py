@@ -53,7 +53,7 @@ from impactbot.link import django
 from impactbot.link.django import DjangoModels
 from impactbot.link.metaclasses import OBJECT_ATTRIBUTES, Metaclasses
 from impactbot.link.modules import ModuleIndex
-from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, symbol_id
+from impactbot.model import Binding, CallSite, Definition, FileFacts, Import, Param, fits, symbol_id
 
 Value = tuple[str, ...]
 Values = dict[Value, bool]
@@ -2099,6 +2099,8 @@ class Resolver(DjangoModels, Metaclasses):
     # ---------------------------------------------------------- attributes
 
     def _members(self, vals: Values, attr: str) -> Values:
+        if "*" in attr:
+            return self._members_named(vals, attr)
         out: Values = {}
         for val, inferred in vals.items():
             found = self.member(val, attr)
@@ -2110,6 +2112,26 @@ class Resolver(DjangoModels, Metaclasses):
             ((val, inferred),) = vals.items()
             if val[0] in ("I", "IS") and self.scopes[val[1]].kind == "class":
                 _merge(out, self._getattr_hook(val[1]), inferred)
+        return out
+
+    def _members_named(self, vals: Values, pattern: str) -> Values:
+        """``getattr(self, "visit_" + kind)`` (``visit_*``): any attribute of a class whose
+        name fits, along its MRO and, for an instance of it or a subclass, in its
+        subclasses (a visitor's handlers, a form's ``clean_<field>`` methods)."""
+        prefix, _, suffix = pattern.partition("*")
+        out: Values = {}
+        for val in vals:
+            if val[0] not in ("S", "I", "IS", "CS", "P") or self.scopes[val[1]].kind != "class":
+                continue
+            classes = [c for c in self.mro(val[1]) if not c.startswith("X:")]
+            if val[0] in ("IS", "CS"):
+                classes += self.subclasses().get(val[1], ())
+            names: set[str] = set()
+            for cls in classes:
+                self.methods_read(cls)  # a name added or gone in any of them changes the answer
+                names.update(n for n in self.scopes[cls].names if fits(n, prefix, suffix))
+            for name in sorted(names):
+                _merge(out, self.member(val, name) or {}, True)
         return out
 
     def member(self, val: Value, attr: str) -> Values | None:

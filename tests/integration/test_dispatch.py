@@ -222,3 +222,49 @@ def test_sized():
     ids = diff_ids(repo, {"app.py": source, "test_app.py": tests},
                    {"app.py": source.replace("return 2", "return 3")})
     assert ids == ["test_app.py::test_sized"]
+
+
+FORMS = """\
+class Form:
+    def __init__(self, data):
+        self.data = data
+
+    def is_valid(self):
+        return all(getattr(self, "clean_%s" % name)() for name in self.data)
+
+
+class SignupForm(Form):
+    def clean_email(self):
+        return "@" in self.data["email"]
+
+
+class LoginForm(Form):
+    def clean_password(self):
+        return bool(self.data["password"])
+"""
+
+FORM_TESTS = """\
+from forms import LoginForm, SignupForm
+
+
+def test_signup():
+    assert SignupForm({"email": "a@b"}).is_valid()
+
+
+def test_login():
+    form = LoginForm({"password": "x"})
+    assert form.is_valid()
+"""
+
+
+def test_a_method_picked_by_a_computed_name_on_self_reaches_only_its_class(repo: RepoBuilder) -> None:
+    """`getattr(self, "clean_%s" % name)()` may run any `clean_*` method of `self`'s class:
+    a guess (name_match, the call stays unresolved) that still only runs for that class."""
+    changed = FORMS.replace('return "@" in self.data["email"]', 'return "@" in self.data["email"].strip()')
+    repo.commit({"forms.py": FORMS, "test_forms.py": FORM_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"forms.py": changed})
+    report = diff(repo.path)
+    assert [t.rpartition("::")[2] for t in report["tests"]] == ["test_signup"]
+    assert "forms.py::Form::is_valid" in {i["id"] for i in report["impacted"]}
+    assert report["unresolved_calls"] == 1  # the getattr call: its targets are guesses

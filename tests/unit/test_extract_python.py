@@ -1324,6 +1324,30 @@ def test_long_operator_chains_keep_the_file_and_its_calls() -> None:
     assert nested.error is None and [c.callee for c in nested.calls] == ["f"]
 
 
+@pytest.mark.parametrize(
+    ("name", "callee"),
+    [
+        ('"visit_" + kind', "self.visit_*"),
+        ('"clean_%s" % field', "self.clean_*"),
+        ('"has_%s_permission" % perm', "self.has_*_permission"),
+        ('"_get_%(kind)s_rows" % names', "self._get_*_rows"),
+        ('f"do_{verb}"', "self.do_*"),
+        ('f"on_{event}_done"', "self.on_*_done"),
+        ('"handle_{}".format(kind)', "self.handle_*"),
+        ('"get_" + field + "_display"', "self.get_*_display"),
+        ('"plain"', "self.plain"),
+        # nothing constant to start the name with, or no name at all: unknown
+        ('f"{verb}_x"', "getattr()"),
+        ('"%s_x" % verb', "getattr()"),
+        ("verb", "getattr()"),
+        ('"a-" + verb', "getattr()"),
+    ],
+)
+def test_a_computed_getattr_name_keeps_its_constant_ends(name: str, callee: str) -> None:
+    source = f"class V:\n    def run(self, kind, field, perm, names, verb, event):\n        getattr(self, {name})()\n"
+    assert callee in [c.callee for c in facts(source).calls if c.kind == "call"]
+
+
 def test_a_git_lfs_pointer_is_named_as_such() -> None:
     result = facts(b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n")
     assert result.error is not None and "Git LFS pointer" in result.error
