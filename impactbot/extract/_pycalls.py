@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import BINARY_DUNDERS, DOTTED_NAME, UNARY_DUNDERS, bagged, display_name
+from impactbot.extract._pyexpr import BINARY_DUNDERS, DOTTED_NAME, UNARY_DUNDERS, bagged, display_name, string_body
 from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
 from impactbot.extract._records import call_site
 from impactbot.model import CallKind, CallSite
@@ -56,7 +56,7 @@ class CallFacts(FileState):
             if shape is not None:
                 inner = shape[2]
                 arguments = seen[inner] if inner in seen else _simple_arguments(inner)
-            if shape is None or arguments is None:
+            if shape is None or arguments is None or shape[1] == b"setattr":  # (it binds: read in full)
                 self._call(node)
                 continue
             callee = shape[1].decode("ascii")
@@ -73,6 +73,17 @@ class CallFacts(FileState):
             self.callees[key] = callee
             if callee.endswith(_CONTAINER_METHODS):
                 self._container_call(node, scope, callee, args, keywords, kwargs)
+
+    def _setattr(self, node: Node, scope: str, arguments: Node, args: list[str | None]) -> None:
+        """``setattr(obj, "name", value)`` stores as ``obj.name = value`` does."""
+        target, value = args[0], args[2]
+        named = [c for c in arguments.named_children if c.kind_id != self.e.comment]
+        parts = string_body(named[1].text or b"") if len(named) == 3 and named[1].kind_id in self.e.string else None
+        if target is None or parts is None or parts[0] or not DOTTED_NAME.fullmatch(target.encode()):
+            return
+        name = parts[1].decode("utf-8", "replace")
+        if name.isidentifier():
+            self._bind(node, scope, [(f"{target}.{name}", value)], "assign")
 
     def _call(self, node: Node) -> None:
         """A call site read from the tree (nested calls, subscripts, splats, ...)."""
@@ -126,6 +137,8 @@ class CallFacts(FileState):
         # argument after the star (or two stars) no element's position is known
         kwargs.extend((k, v) for k, v in unpacked if v is not None and (k == "**" or star_at == len(positional)))
         self.callees[node_key(node)] = callee
+        if callee == "setattr" and len(positional) == 3 and not star and not keywords:
+            self._setattr(node, scope, arguments, positional)
         args = tuple(positional)
         self.sites.append(
             (
