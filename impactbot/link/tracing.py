@@ -24,6 +24,9 @@ from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import Resolver, Scope, StoreTable, Values
 from impactbot.model import FileFacts, Import
 
+# shared results whose closures are kept while walking one: deeper ones are walked inline
+# (same reads), so that a long chain of them does not exhaust the stack
+MAX_NESTED = 200
 TRACED_RECURSION_LIMIT = 4000  # about twice the frames the link's bounded chains need, with tracing
 SHARED_USES = 4  # a cached result reused this often keeps its own closure of reads
 
@@ -277,7 +280,7 @@ class TracingResolver(Resolver):
             seen.add(item)
             if item in done:
                 reads |= done[item]
-            elif uses.get(item, 0) >= SHARED_USES and item not in self._expanding:
+            elif uses.get(item, 0) >= SHARED_USES and item not in self._expanding and len(self._expanding) < MAX_NESTED:
                 self._expanding.add(item)
                 done[item] = frozenset(self.closure([*deps.get(item, ())]))
                 self._expanding.discard(item)
