@@ -73,7 +73,8 @@ _MAPPINGS = frozenset(
 )
 _CLASS_OF = frozenset({"type", "Type"})
 _WRAPPERS = frozenset({"Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly", "InitVar"})
-_OPAQUE = frozenset({"Literal", "Callable", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"})
+_OPAQUE = frozenset({"Literal", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "LiteralString"})
+_CALLABLES = frozenset({"Callable"})  # `Callable[[A], R]`: calling one gives an R
 
 
 # The method an operator calls on its (left) operand.
@@ -397,6 +398,8 @@ class Expressions:
             return [v for p in params for v in self.instances(p)]
         if last in _WRAPPERS:
             return self.instances(params[0]) if params else []
+        if last in _CALLABLES:
+            return [("()" + s, v) for s, v in self.instances(params[-1])] if len(params) == 2 else []
         if last in _CLASS_OF:
             found = self.instances(params[0]) if params else []
             return [(s, v[:-2]) for s, v in found if not s and v.endswith("()")]

@@ -1601,6 +1601,11 @@ class Resolver(DjangoModels, Metaclasses):
             ops = ops[1:]
         else:
             vals = self.lookup(base, scope_id)
+            if ops and ops[0] == "()" and vals is not None and base + "()" in self.scopes[scope_id].names:
+                # a parameter annotated `Callable[..., T]`: calling it gives a T, whatever was passed
+                called = self.call_results(vals, scope_id)
+                _merge(called, self._declared(base + "()", scope_id), True)
+                return self._apply_ops(called, ops[1:], scope_id)
         if vals is None:
             return None
         return self._apply_ops(vals, ops, scope_id, MAX_LISTED if self._parametrized(base, scope_id) else MAX_VALUES)
@@ -1608,8 +1613,12 @@ class Resolver(DjangoModels, Metaclasses):
     def _declared_elements(self, name: str, scope_id: str) -> Values:
         """Instances of the element type an annotation declares for ``name`` (``list[T]``,
         ``dict[str, T]``, ``Sequence[T]``); nothing without one."""
+        return self._declared(name + "[]", scope_id)
+
+    def _declared(self, name: str, scope_id: str) -> Values:
+        """What the annotations binding ``name`` (``xs[]``, ``make()``) declare."""
         scope = self._binder(name, scope_id)
-        sources = [] if scope is None else scope.names.get(name + "[]", [])
+        sources = [] if scope is None else scope.names.get(name, [])
         declared: list[object] = [b for b in sources if isinstance(b, Binding) and b.kind == "annotation"]
         return self._resolve_sources(declared, scope) if declared and scope is not None else {}
 
@@ -2937,7 +2946,9 @@ _CONTAINER_READS = {
     (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",),
     (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
     (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
+    (".__next__", "()"): ("[]",),  # `next(it)` of an iterator declared `Iterator[T]`
 }
+_CONTAINER_METHODS = frozenset(pattern[0] for pattern in _CONTAINER_READS)
 
 
 def _outside_only(vals: Values) -> bool:
@@ -2953,7 +2964,7 @@ def _container_ops(ops: tuple[str, ...], keys: bool = False) -> tuple[str, ...]:
     reads ``d["a"]``; without, the bag, as any other element read (an index after
     ``items()[]`` is a pair's member, which the bag holds too).
     """
-    if not any(op in (".get", ".pop", ".setdefault", ".values", ".items", ".copy") for op in ops):
+    if not any(op in _CONTAINER_METHODS for op in ops):
         return ops
     shape = tuple("()" if op[0] == "(" else "[]" if op[0] == "[" else op for op in ops)
     out: list[str] = []
