@@ -268,3 +268,14 @@ def test_a_method_picked_by_a_computed_name_on_self_reaches_only_its_class(repo:
     assert [t.rpartition("::")[2] for t in report["tests"]] == ["test_signup"]
     assert "forms.py::Form::is_valid" in {i["id"] for i in report["impacted"]}
     assert report["unresolved_calls"] == 1  # the getattr call: its targets are guesses
+
+
+def test_a_guessed_call_is_not_reported_as_breaking(repo: RepoBuilder) -> None:
+    changed = FORMS.replace("def clean_email(self):", "def clean_email(self, strict):")
+    repo.commit({"forms.py": FORMS, "test_forms.py": FORM_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"forms.py": changed})
+    report = diff(repo.path)
+    assert [c["id"] for c in report["changed"]] == ["forms.py::SignupForm::clean_email"]
+    assert report["changed"][0]["signature_changed"] is True
+    assert report["breaking"] == []  # the getattr may never pick clean_email: not a known call
