@@ -34,6 +34,7 @@ from impactbot.link.python import (
     Resolver,
     Scope,
     Target,
+    deeper_stack,
     keyword_param,
     parse_expr,
     positional_param,
@@ -286,6 +287,10 @@ class _Linker:
     # ------------------------------------------------------------ call sites
 
     def run(self, watch: SiteWatch | None = None) -> LinkedGraph:
+        with deeper_stack():
+            return self._run(watch)
+
+    def _run(self, watch: SiteWatch | None) -> LinkedGraph:
         sites = self.sites()
         results, revisit = self.first_pass(sites, watch=watch)
         self.second_pass(sites, results, revisit, watch=watch)

@@ -44,9 +44,11 @@ import functools
 import itertools
 import math
 import re
+import sys
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
@@ -82,6 +84,8 @@ MAX_LISTED = 64
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
+# Python frames such a chain may take (each level is several calls deep), with room
+RESOLUTION_RECURSION_LIMIT = 3000
 REFRESH_DEPTH = MAX_DEPTH // 2  # an answer cut short is computed again when asked for this near the top
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 # An assignment's call may stand this many lines below the statement's first line
@@ -160,6 +164,18 @@ COMMON_METHODS = BUILTIN_TYPE_METHODS | frozenset(
 
 
 # ----------------------------------------------------------------- expressions
+
+
+@contextmanager
+def deeper_stack(limit: int = RESOLUTION_RECURSION_LIMIT) -> Iterator[None]:
+    """Room for resolution chains MAX_DEPTH levels deep (the interpreter's default limit is
+    about that many frames, not levels)."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def _member_like(attr: str, found: Values) -> bool:

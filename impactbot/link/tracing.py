@@ -12,22 +12,22 @@ computations and lookups and calls the original for every result.
 from __future__ import annotations
 
 import hashlib
-import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TypeVar
 
 from impactbot.link.dirty import Read
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import Resolver, Scope, StoreTable, Values
+from impactbot.link.python import deeper_stack as resolution_stack
 from impactbot.model import FileFacts, Import
 
 # shared results whose closures are kept while walking one: deeper ones are walked inline
 # (same reads), so that a long chain of them does not exhaust the stack
 MAX_NESTED = 200
-TRACED_RECURSION_LIMIT = 4000  # about twice the frames the link's bounded chains need, with tracing
+TRACED_RECURSION_LIMIT = 6000  # about twice the frames the link's bounded chains need, with tracing
 SHARED_USES = 4  # a cached result reused this often keeps its own closure of reads
 
 Item = tuple[str, ...]  # a read (two strings) or the key of a cached computation (tag first, more parts)
@@ -357,12 +357,6 @@ def _mark(keys: set[Item], key: Item, flag: bool) -> None:
         keys.discard(key)
 
 
-@contextmanager
-def deeper_stack() -> Iterator[None]:
-    """Room for the tracing frames: the resolver bounds its chains to fit the default limit."""
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(before, TRACED_RECURSION_LIMIT))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(before)
+def deeper_stack() -> AbstractContextManager[None]:
+    """Room for the tracing frames as well as the resolver's."""
+    return resolution_stack(TRACED_RECURSION_LIMIT)
