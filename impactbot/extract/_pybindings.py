@@ -79,6 +79,8 @@ class BindingFacts(KeyedFacts):
                         rendered = None if callee is None else callee + "()"
                     if callee is not None and scope and callee.rpartition(".")[2] in RELATION_FIELDS:
                         self._relation(node, left, value, scope, line, out)
+                elif value.kind_id in self.e.string:
+                    rendered = self.x.text_type(value)
                 else:
                     rendered = expr(value)
                 record = binding(scope, text_of(left), rendered, line, "assign", self._conditional(pos))

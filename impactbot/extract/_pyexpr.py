@@ -188,6 +188,7 @@ class Expressions:
         self._generic = g.kinds("generic_type")
         self._type_parameter = g.kinds("type_parameter")
         self._strings = g.kinds("string")
+        self._concatenated = g.kinds("concatenated_string")
         self._none = g.kinds("none")
         self._ellipsis = g.kinds("ellipsis")
         self._call = g.kind("call")
@@ -331,6 +332,13 @@ class Expressions:
         """Whether ``target = value`` iterates the value: unpacking anything but a literal."""
         return target.kind_id in self._unpack and self.unwrapped(value).kind_id not in self._sequences
 
+    def text_type(self, literal: Node) -> str:
+        """``FMT = "..."`` binds a str (``b"..."`` bytes), whose methods are the builtin
+        type's: a name bound to text is no reference to what the text names."""
+        first = literal.child(0) if literal.kind_id in self._concatenated else literal
+        parts = string_body(first.text or b"") if first is not None else None
+        return "<builtin:bytes>()" if parts is not None and b"b" in parts[0] else "<builtin:str>()"
+
     def bind_value(self, target: Node, value: Node) -> Values:
         """Like ``bind``, pairing ``a, b = f, g`` element by element."""
         value = self.unwrapped(value)
@@ -342,6 +350,8 @@ class Expressions:
             found = self.starred(target, value)
             if found is not None:
                 return self._starred_pairs(targets, sources, found)
+        if value.kind_id in self._strings or value.kind_id in self._concatenated:
+            return self.bind(target, [("", self.text_type(value))])
         values = self.values(value)
         held = self._display_types.get(value.kind_id) if target.kind_id == self._attribute else None
         if held is not None:  # `self.seen = set()` and `self.seen = {...}` alike: a builtin container

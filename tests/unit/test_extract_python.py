@@ -1348,6 +1348,25 @@ def test_a_computed_getattr_name_keeps_its_constant_ends(name: str, callee: str)
     assert callee in [c.callee for c in facts(source).calls if c.kind == "call"]
 
 
+def test_a_name_bound_to_text_holds_a_str_not_what_the_text_names() -> None:
+    source = """\
+    FMT = "Hello {0}"
+    RAW = b"x"
+    JOINED = ("a"
+              "b")
+
+
+    class View:
+        template = "page.html"
+
+        def render(self):
+            self.title = f"Page {1}"
+    """
+    values = {b.target: b.value for b in facts(source).bindings}
+    assert values == {"FMT": "<builtin:str>()", "RAW": "<builtin:bytes>()", "JOINED": "<builtin:str>()",
+                      "template": "<builtin:str>()", "self.title": "<builtin:str>()"}
+
+
 def test_a_git_lfs_pointer_is_named_as_such() -> None:
     result = facts(b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12345\n")
     assert result.error is not None and "Git LFS pointer" in result.error
