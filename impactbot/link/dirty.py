@@ -296,6 +296,8 @@ def _compare_scope(sid: str, o: Scope | None, n: Scope | None, old: _Version, ne
         out.lookups.add(sid)  # a name not bound here is looked up in the star-imported modules
     if changed and scope.kind == "class":
         out.reads.add((sid, "<methods>"))
+    if changed and scope.kind == "module":  # a computed getattr on the module lists its names
+        out.reads.add((sid, "<names>"))
     declared = ((o.globals | o.nonlocals) if o else set()) ^ ((n.globals | n.nonlocals) if n else set())
     for name in declared:  # a global or nonlocal declaration moves lookups to an outer scope
         out.reads |= {(s, name) for s in (sid, *_ancestors(new.scopes, sid), *_ancestors(old.scopes, sid))}

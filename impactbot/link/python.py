@@ -2146,6 +2146,10 @@ class Resolver(DjangoModels, Metaclasses):
         prefix, _, suffix = pattern.partition("*")
         out: Values = {}
         for val in vals:
+            if val[0] == "M":  # `getattr(commands, "cmd_" + name)`: the module's functions so named
+                for name in self._module_names(val[1], prefix, suffix):
+                    _merge(out, self.member(val, name) or {}, True)
+                continue
             if val[0] not in ("S", "I", "IS", "CS", "P") or self.scopes[val[1]].kind != "class":
                 continue
             classes = [c for c in self.mro(val[1]) if not c.startswith("X:")]
@@ -2158,6 +2162,15 @@ class Resolver(DjangoModels, Metaclasses):
             for name in sorted(names):
                 _merge(out, self.member(val, name) or {}, True)
         return out
+
+    def _module_names(self, module: str, prefix: str, suffix: str) -> list[str]:
+        names: set[str] = set()
+        for path in self.modules.paths(module):
+            scope = self.scopes.get(path)
+            if scope is not None:
+                self._note((scope.id, "<names>"))  # a name bound or gone there changes the answer
+                names.update(n for n in scope.names if fits(n, prefix, suffix))
+        return sorted(names)
 
     def member(self, val: Value, attr: str) -> Values | None:
         kind = val[0]

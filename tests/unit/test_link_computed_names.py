@@ -83,3 +83,37 @@ def test_a_derived_graph_sees_a_fitting_method_come_and_go() -> None:
     padding = {f"pad{i}.py": f"def f{i}():\n    return {i}\n" for i in range(8)}
     added = PRINTER + "\n    def visit_Attribute(self, node):\n        return node.value\n"
     assert_derived_both_ways({"visitor.py": VISITOR, **padding}, "printer.py", PRINTER, added)
+
+
+COMMANDS = """\
+def cmd_start():
+    return 1
+
+
+def cmd_stop():
+    return 0
+
+
+def helper():
+    return 2
+"""
+
+CLI = """\
+import commands
+
+
+def run(name):
+    return getattr(commands, "cmd_" + name)()
+"""
+
+
+def test_a_computed_name_on_a_module_guesses_its_functions_so_named() -> None:
+    edges = _edges({"commands.py": COMMANDS, "cli.py": CLI})
+    assert {t: c for (s, t), c in edges.items() if s == "cli.py::run"} == {
+        "commands.py::cmd_start": "name_match", "commands.py::cmd_stop": "name_match"}
+
+
+def test_a_derived_graph_sees_a_module_function_so_named_come_and_go() -> None:
+    padding = {f"pad{i}.py": f"def f{i}():\n    return {i}\n" for i in range(8)}
+    added = COMMANDS + "\n\ndef cmd_status():\n    return 3\n"
+    assert_derived_both_ways({"cli.py": CLI, **padding}, "commands.py", COMMANDS, added)
