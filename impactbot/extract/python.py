@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import codecs
 import io
-import sys
 import tokenize
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from impactbot.extract._pybindings import BindingFacts
 from impactbot.extract._pycalls import CallFacts
@@ -29,6 +26,7 @@ from impactbot.extract._pynarrow import NarrowingFacts
 from impactbot.extract._pyroutes import RouteFacts
 from impactbot.extract._pystate import engine, first_of, line_count
 from impactbot.model import Definition, FileFacts
+from impactbot.stack import deeper_stack
 
 # Expressions are rendered by recursion over the tree, a frame or two per level: a chain
 # of a few hundred `a + b + ...` or `x or y or ...` terms (generated tables, long
@@ -46,7 +44,7 @@ def extract_python(data: bytes) -> FileFacts:
         return _unread(data, "a Git LFS pointer: the file's content is not in the repository")
     shared = engine()
     try:
-        with _deep_expressions():
+        with deeper_stack(EXPRESSION_RECURSION_LIMIT):
             return _FileExtraction(shared, as_utf8(data)).run()
     except Exception as exc:  # a tree shape no handler expected: report, never abort a run
         return _unread(data, f"could not extract facts: {type(exc).__name__}: {exc}")
@@ -62,16 +60,6 @@ def _unread(data: bytes, error: str) -> FileFacts:
     )
 
 
-
-
-@contextmanager
-def _deep_expressions() -> Iterator[None]:
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(before, EXPRESSION_RECURSION_LIMIT))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(before)
 
 
 def as_utf8(data: bytes) -> bytes:

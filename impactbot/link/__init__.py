@@ -29,12 +29,12 @@ from impactbot.link.python import (
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
     PROPERTY_DECORATORS,
+    RESOLUTION_RECURSION_LIMIT,
     TRANSPARENT_DECORATORS,
     Defn,
     Resolver,
     Scope,
     Target,
-    deeper_stack,
     keyword_param,
     parse_expr,
     positional_param,
@@ -57,6 +57,7 @@ from impactbot.model import (
     Symbol,
     symbol_id,
 )
+from impactbot.stack import deeper_stack
 from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
@@ -287,7 +288,7 @@ class _Linker:
     # ------------------------------------------------------------ call sites
 
     def run(self, watch: SiteWatch | None = None) -> LinkedGraph:
-        with deeper_stack():
+        with deeper_stack(RESOLUTION_RECURSION_LIMIT):  # a resolution level is several frames deep
             return self._run(watch)
 
     def _run(self, watch: SiteWatch | None) -> LinkedGraph:

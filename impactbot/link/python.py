@@ -44,11 +44,9 @@ import functools
 import itertools
 import math
 import re
-import sys
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from impactbot.link import django
@@ -164,18 +162,6 @@ COMMON_METHODS = BUILTIN_TYPE_METHODS | frozenset(
 
 
 # ----------------------------------------------------------------- expressions
-
-
-@contextmanager
-def deeper_stack(limit: int = RESOLUTION_RECURSION_LIMIT) -> Iterator[None]:
-    """Room for resolution chains MAX_DEPTH levels deep (the interpreter's default limit is
-    about that many frames, not levels)."""
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(before, limit))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(before)
 
 
 def _member_like(attr: str, found: Values) -> bool:

@@ -18,10 +18,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TypeVar
 
+from impactbot import stack
 from impactbot.link.dirty import Read
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import Resolver, Scope, StoreTable, Values
-from impactbot.link.python import deeper_stack as resolution_stack
 from impactbot.model import FileFacts, Import
 
 # shared results whose closures are kept while walking one: deeper ones are walked inline
@@ -359,4 +359,4 @@ def _mark(keys: set[Item], key: Item, flag: bool) -> None:
 
 def deeper_stack() -> AbstractContextManager[None]:
     """Room for the tracing frames as well as the resolver's."""
-    return resolution_stack(TRACED_RECURSION_LIMIT)
+    return stack.deeper_stack(TRACED_RECURSION_LIMIT)
