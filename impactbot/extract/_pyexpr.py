@@ -644,7 +644,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     def _getattr(node: Node) -> str | None:
         # `getattr(obj, "name")` reads obj.name; `getattr(obj, "name", d)` is obj.name or d,
         # kept whole (`getattr(obj,"name",d)`) for the linker to read both; a computed name
-        # stays opaque
+        # keeps its constant ends (`obj.visit_*`), or stays opaque
         arguments = node.child_by_field_id(f_arguments)
         args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
         if len(args) not in (2, 3) or any(a.kind_id in not_positional for a in args):
