@@ -2956,12 +2956,14 @@ class Resolver(DjangoModels, Metaclasses):
             yield Target(t.id, True, t.bound)
 
 
-# Reading a container through its methods yields what was stored in it.
+# Methods of outside types whose result the receiver tells: a container's reads give what
+# was stored in it, an iterator's next one of its elements, a named tuple's _replace a copy.
 _CONTAINER_READS = {
     (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",),
     (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
     (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
     (".__next__", "()"): ("[]",),  # `next(it)` of an iterator declared `Iterator[T]`
+    ("._replace", "()"): (),  # a named tuple's copy with fields replaced: of the same class
 }
 _CONTAINER_METHODS = frozenset(pattern[0] for pattern in _CONTAINER_READS)
 
