@@ -16,7 +16,7 @@ def act(robot):
 
 
 def handle(event):
-    return getattr(handlers, "on_" + event)()  # computed: stays unresolved
+    return getattr(handlers, "on_" + event)()  # computed: unresolved, on_* guessed
 
 
 run = getattr(handlers, "on_start")  # noqa: B009
