@@ -397,6 +397,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
         self._memo: dict[tuple[str, str], tuple[Values | None, bool, bool]] = {}  # (values, touched, truncated)
         self._refreshed: set[tuple[str, str]] = set()
+        self._enums: dict[str, bool] = {}  # class id -> derives from an enum base (see is_enum)
         self._line_memo: dict[tuple[str, str, int], tuple[Values | None, bool]] = {}
         self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
         # top-level function id -> lines where the module's own code calls it while it runs
@@ -1044,7 +1045,7 @@ class Resolver(DjangoModels, Metaclasses):
             own = inst_attrs[cls].get(attr, []) if cls in inst_attrs else []
             if attr in scope.names:
                 found = self._resolve_sources(scope.names[attr], scope)
-                if _member_like(attr, found) and self.is_enum(cls):
+                if self.is_enum(cls) and _member_like(attr, found):
                     return {("I", cls): False}, cls  # `Color.RED` is a Color, whatever its value
                 return (self._with_stores(found, scope.names[attr], own) if own else found), cls
             outside = self._stores_on(cls, attr, own_class and i == 0) if stored else []
@@ -1924,12 +1925,13 @@ class Resolver(DjangoModels, Metaclasses):
     def is_enum(self, class_id: str) -> bool:
         """Whether the class derives from an enum base (``Enum``, ``IntFlag``, Django's
         ``TextChoices``): its body's plain attributes are its members, instances of it."""
-        for cls in self.mro(class_id):
-            scope = None if cls.startswith("X:") else self.scopes.get(cls)
-            d = scope.definition if scope is not None else None
-            if d is not None and any(b.split("[", 1)[0].rpartition(".")[2] in ENUM_BASES for b in d.bases):
-                return True
-        return False
+        known = self._enums.get(class_id)
+        if known is None:
+            known = self._enums[class_id] = any(
+                (d := self.scopes[cls].definition) is not None
+                and any(b.split("[", 1)[0].rpartition(".")[2] in ENUM_BASES for b in d.bases)
+                for cls in self.mro(class_id) if not cls.startswith("X:"))
+        return known
 
     def _class_subscript(self, class_id: str) -> Values:
         """``Box[int]`` of a class: a generic alias, which constructs and reads as the class

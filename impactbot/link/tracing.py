@@ -185,6 +185,10 @@ class TracingResolver(Resolver):
             return super().mro(class_id)
         return self._tracked(key, lambda: super(TracingResolver, self).mro(class_id), None)
 
+    def is_enum(self, class_id: str) -> bool:
+        self.mro(class_id)  # the memoised answer depends on the MRO's classes and their bases
+        return super().is_enum(class_id)
+
     def subclasses(self) -> dict[str, list[str]]:
         # The table is built once, at the first dispatch, from every class's MRO; a few
         # MROs may depend on parameters or cycles. Its users are not marked for that:
