@@ -24,9 +24,6 @@ from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import Resolver, Scope, StoreTable, Values
 from impactbot.model import FileFacts, Import
 
-# shared results whose closures are kept while walking one: deeper ones are walked inline
-# (same reads), so that a long chain of them does not exhaust the stack
-MAX_NESTED = 200
 TRACED_RECURSION_LIMIT = 6000  # about twice the frames the link's bounded chains need, with tracing
 SHARED_USES = 4  # a cached result reused this often keeps its own closure of reads
 
@@ -268,13 +265,24 @@ class TracingResolver(Resolver):
         """The reads behind recorded items, through every cached result they reused.
 
         Call it once everything is resolved. Results reused by many others keep
-        their own closure, so files that share them do not walk them again.
+        their own closure, so files that share them do not walk them again. The walk
+        keeps its own stack of such results (one nests in another thousands deep on
+        SQLAlchemy, past any recursion limit).
         """
-        reads: set[Read] = set()
-        seen: set[Item] = set()
-        stack = list(items)
         deps, done, uses = self._deps, self._closures, self._uses
-        while stack:
+        # a frame: the shared result whose closure it gathers (None: the caller's
+        # items), the reads so far, the items seen, the items left to walk
+        frames: list[tuple[Item | None, set[Read], set[Item], list[Item]]] = [(None, set(), set(), list(items))]
+        while True:
+            key, reads, seen, stack = frames[-1]
+            if not stack:
+                frames.pop()
+                if key is None:
+                    return reads
+                done[key] = frozenset(reads)
+                self._expanding.discard(key)
+                frames[-1][1].update(done[key])
+                continue
             item = stack.pop()
             if len(item) == 2:
                 reads.add(item)
@@ -284,14 +292,11 @@ class TracingResolver(Resolver):
             seen.add(item)
             if item in done:
                 reads |= done[item]
-            elif uses.get(item, 0) >= SHARED_USES and item not in self._expanding and len(self._expanding) < MAX_NESTED:
+            elif uses.get(item, 0) >= SHARED_USES and item not in self._expanding:
                 self._expanding.add(item)
-                done[item] = frozenset(self.closure([*deps.get(item, ())]))
-                self._expanding.discard(item)
-                reads |= done[item]
+                frames.append((item, set(), set(), list(deps.get(item, ()))))
             else:
                 stack.extend(deps.get(item, ()))
-        return reads
 
     # ----------------------------------------------------------------- reads
 
