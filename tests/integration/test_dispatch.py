@@ -85,12 +85,17 @@ def diff(repo: Path) -> dict[str, Any]:
     return json.loads(out.read_text())
 
 
-def diff_ids(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
-    """The tests listed once ``edit`` is committed on a branch over ``files``."""
+def report_after(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> dict[str, Any]:
+    """The report once ``edit`` is committed on a branch over ``files``."""
     repo.commit(files, "base")
     repo.start_branch("feature")
     repo.commit(edit)
-    return list(diff(repo.path)["tests"])
+    return diff(repo.path)
+
+
+def diff_ids(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
+    """The tests listed once ``edit`` is committed on a branch over ``files``."""
+    return list(report_after(repo, files, edit)["tests"])
 
 
 def selected_after(repo: RepoBuilder, files: dict[str, str], edit: dict[str, str]) -> list[str]:
@@ -261,10 +266,7 @@ def test_a_method_picked_by_a_computed_name_on_self_reaches_only_its_class(repo:
     """`getattr(self, "clean_%s" % name)()` may run any `clean_*` method of `self`'s class:
     a guess (name_match, the call stays unresolved) that still only runs for that class."""
     changed = FORMS.replace('return "@" in self.data["email"]', 'return "@" in self.data["email"].strip()')
-    repo.commit({"forms.py": FORMS, "test_forms.py": FORM_TESTS}, "base")
-    repo.start_branch("feature")
-    repo.commit({"forms.py": changed})
-    report = diff(repo.path)
+    report = report_after(repo, {"forms.py": FORMS, "test_forms.py": FORM_TESTS}, {"forms.py": changed})
     assert [t.rpartition("::")[2] for t in report["tests"]] == ["test_signup"]
     assert "forms.py::Form::is_valid" in {i["id"] for i in report["impacted"]}
     assert report["unresolved_calls"] == 1  # the getattr call: its targets are guesses
@@ -272,10 +274,7 @@ def test_a_method_picked_by_a_computed_name_on_self_reaches_only_its_class(repo:
 
 def test_a_guessed_call_is_not_reported_as_breaking(repo: RepoBuilder) -> None:
     changed = FORMS.replace("def clean_email(self):", "def clean_email(self, strict):")
-    repo.commit({"forms.py": FORMS, "test_forms.py": FORM_TESTS}, "base")
-    repo.start_branch("feature")
-    repo.commit({"forms.py": changed})
-    report = diff(repo.path)
+    report = report_after(repo, {"forms.py": FORMS, "test_forms.py": FORM_TESTS}, {"forms.py": changed})
     assert [c["id"] for c in report["changed"]] == ["forms.py::SignupForm::clean_email"]
     assert report["changed"][0]["signature_changed"] is True
     assert report["breaking"] == []  # the getattr may never pick clean_email: not a known call
