@@ -715,11 +715,16 @@ def _fits_an_override(call: ResolvedCall, alternatives: Mapping[tuple[str, int, 
                       head: SymbolGraph) -> bool:
     """Whether the site may reach another class's method of the same name that accepts it
     (``response.follow_all(css=...)`` where the response may be a TextResponse): the call
-    was written for that one."""
+    was written for that one. So for the same method bound, when the callee may be
+    either the method read from a class or from an instance."""
     name = call.target.rsplit("::", 1)[-1]
     for other in alternatives.get((call.caller, call.line, call.site), ()):
         sym = head.symbols.get(other.target)
-        if other.target == call.target or sym is None or sym.signature is None or sym.kind != "method":
+        if sym is None or sym.signature is None or sym.kind != "method":
+            continue
+        if other.target == call.target:
+            if other.bound != call.bound and _fits_none(sym, other.site, other.bound) is None:
+                return True
             continue
         if other.target.rsplit("::", 1)[-1] == name and _fits_none(sym, other.site, other.bound) is None:
             return True

@@ -36,6 +36,7 @@ from impactbot.link.python import (
     Scope,
     Target,
     keyword_param,
+    param_bit,
     parse_expr,
     positional_param,
 )
@@ -61,6 +62,7 @@ from impactbot.stack import deeper_stack
 from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
+PASSES_ON = 1  # passes after the second that pass on the arguments of calls found late
 # values whose call or method runs code outside the repository (or none at all)
 OUTSIDE_KINDS = frozenset({"X", "B", "L", "G", "CM", "CE", "M", "D", "Q", "QM", "QT", "QC"})
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
@@ -294,7 +296,8 @@ class _Linker:
     def _run(self, watch: SiteWatch | None) -> LinkedGraph:
         sites = self.sites()
         results, revisit = self.first_pass(sites, watch=watch)
-        self.second_pass(sites, results, revisit, watch=watch)
+        read = self.second_pass(sites, results, revisit, watch=watch)
+        self.pass_on(sites, results, read, watch=watch)
         self.emit(sites, results)
         self.class_edges()
         self.fixture_edges()
@@ -358,20 +361,94 @@ class _Linker:
         revisit: Sequence[int],
         *,
         watch: SiteWatch | None = None,
-    ) -> None:
-        """Resolve again the sites that read a parameter, now that every argument has flowed."""
+    ) -> dict[int, int]:
+        """Resolve again the sites that read a parameter, now that every argument has flowed.
+
+        Returns, by site, the mask of the parameters its answer read (see ``param_bit``).
+        """
         if not revisit:
-            return
+            return {}
         # arguments flow into parameters: a second pass sees what the first one found
+        self.r.param_masks = True  # which parameters each answer read: see pass_on
         self.r.forget()
         self.r.collect_stores()
-        for i in revisit:
+        return self._resolve_again(sites, results, revisit, watch)
+
+    def pass_on(
+        self,
+        sites: Sequence[tuple[str, CallSite]],
+        results: dict[int, Outcome],
+        read: Mapping[int, int],
+        *,
+        watch: SiteWatch | None = None,
+    ) -> int:
+        """Pass on the arguments of the calls the second pass found, and resolve again
+        the sites that read a parameter they reach; how many more passes that took.
+
+        ``a(nested)`` where ``a`` is a parameter calls what ``a`` holds only once every
+        argument has flowed (the second pass), and ``nested`` then flows into that
+        function's parameter. Only the answers that read such a parameter (``read``: the
+        second pass's masks) are computed again, and their calls pass on in turn, for at
+        most ``PASSES_ON`` passes.
+        """
+        read = dict(read)
+        found = list(read)
+        passes = 0
+        while found and passes < PASSES_ON:
+            grown = self._passed_on(sites, results, found)
+            if not grown:
+                break
+            passes += 1
+            self.r.forget_reading(grown)
+            found = [i for i, mask in read.items() if mask & grown]
+            read.update(self._resolve_again(sites, results, found, watch))
+        return passes
+
+    def _passed_on(self, sites: Sequence[tuple[str, CallSite]], results: Mapping[int, Outcome],
+                   found: Sequence[int]) -> int:
+        """Record the flows of these sites' targets that no call passed before; the mask
+        of the parameters whose values they change.
+
+        A parameter whose new arguments give nothing it did not hold already changes no
+        answer: those that read it stay (unless what its arguments read grows too).
+        """
+        fresh: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
+        known: dict[tuple[str, str], set[tuple[str | None, str]]] = {}
+        for i in found:
+            for key, flow in self.flows(*sites[i], results[i][0]):
+                have = known.get(key)
+                if have is None:
+                    have = known[key] = set(self.r.param_flow.get(key, ()))
+                if flow not in have:
+                    have.add(flow)
+                    fresh[key].append(flow)
+        grown = 0
+        for key, flows in fresh.items():
+            before = self.r.flowing_into(*key)
+            self.r.param_flow[key].extend(flows)
+            after = self.r.flowing_into(*key)
+            if before is None or after is None or after[0] != before[0] or (after[1] & ~before[1]):
+                grown |= param_bit(*key)
+        return grown
+
+    def _resolve_again(
+        self,
+        sites: Sequence[tuple[str, CallSite]],
+        results: dict[int, Outcome],
+        which: Sequence[int],
+        watch: SiteWatch | None,
+    ) -> dict[int, int]:
+        read: dict[int, int] = {}
+        for i in which:
             path, site = sites[i]
             if watch is not None:
                 watch.begin(second=True)
+            self.r.touched_param = 0
             results[i] = self._resolve_site(path, site)
+            read[i] = self.r.touched_param
             if watch is not None:
                 watch.second(i, results[i])
+        return read
 
     def emit(
         self,
@@ -537,10 +614,14 @@ class _Linker:
         return owner is not None and self.r.builtin_defines(owner, name)
 
     def _record_flow(self, path: str, site: CallSite, targets: Sequence[Target]) -> None:
-        if not site.args and not site.kwargs and not any(self.takes_class(t.id) for t in targets):
-            return
-        for key, flow in site_flows(path, site, targets, self.params_of, self.takes_class):
+        for key, flow in self.flows(path, site, targets):
             self.r.param_flow[key].append(flow)
+
+    def flows(self, path: str, site: CallSite, targets: Sequence[Target]) -> list[Flow]:
+        """What a site passes to the parameters of these targets."""
+        if not site.args and not site.kwargs and not any(self.takes_class(t.id) for t in targets):
+            return []
+        return site_flows(path, site, targets, self.params_of, self.takes_class)
 
     def takes_class(self, callee_id: str) -> bool:
         """Whether a call passes its receiver's class as the callee's first argument (a classmethod)."""

@@ -74,14 +74,15 @@ def _traced_run(linker: _Linker) -> tuple[LinkedGraph, LinkTrace]:
     sites = linker.sites()
     recorder = Recorder(linker, sites)
     results, revisit = linker.first_pass(sites, watch=recorder)
-    linker.second_pass(sites, results, revisit, watch=recorder)
+    read = linker.second_pass(sites, results, revisit, watch=recorder)
+    passed_on = linker.pass_on(sites, results, read, watch=recorder) > 0
     linker.emit(sites, results)
     ordered = recorder.classes(None)
     linker.fixture_edges()
     linker.route_edges()
     linker.signal_edges()
     files = {p: recorder.trace(p, f, None, True) for p, f in linker.facts.items()}
-    return linker.graph(), LinkTrace(files, ordered_classes=ordered, table=recorder.table)
+    return linker.graph(), LinkTrace(files, ordered_classes=ordered, table=recorder.table, passed_on=passed_on)
 
 
 # ----------------------------------------------------------------------- derive
@@ -108,6 +109,10 @@ def derive(
     linker = _Linker(new, resolver=TracingResolver, layout=layout)
     if not trace.matches(prev):
         log.debug("linking from scratch: the trace does not belong to the old facts")
+        return _traced(linker)
+    if trace.passed_on:
+        # what the later passes resolved again hangs on every answer the second pass kept
+        log.debug("linking from scratch: the old link passed on the second pass's arguments")
         return _traced(linker)
     old_r = Resolver({p: prev[p] for p in changed if p in prev})
     found = changes(old_r, prev, linker.r, new, changed)
@@ -185,6 +190,8 @@ class _Derivation:
         params = self._dirty_params()
         redo |= {p for p in self.new if p not in redo and _reads_any(self.trace.files[p], params)}
         second = self._second_pass(results, revisit, redo)
+        if self._passes_on(results, revisit, second):
+            raise _OrderSensitive
         emitted = redo | {self.where[i][0] for i in second if self._changed_final(i, results[i], redo)}
         self._complete(results, set(revisit) - set(second), emitted)
         self.linker.emit(self.sites, results, paths=emitted)
@@ -303,6 +310,25 @@ class _Derivation:
         second = [i for i in revisit if self.where[i][0] in redo or self._cyclic2(i)]
         self.linker.second_pass(self.sites, results, second, watch=self.recorder)
         return second
+
+    def _passes_on(self, results: Mapping[int, Outcome], revisit: Sequence[int], second: Sequence[int]) -> bool:
+        """Whether a full link would pass arguments on after its second pass: a site's
+        second-pass targets (a kept site's from the trace, whose link passed nothing on)
+        receive an argument the first pass did not give them."""
+        again = set(second)
+        flows = self.r.param_flow
+        for i in revisit:
+            path, site = self.sites[i]
+            if i in again:
+                targets = results[i][0]
+            else:
+                final = self.trace.files[path].final.get(self.where[i][1])
+                if final is None:
+                    return True  # not known: take the safe side
+                targets = thaw(final)[0]
+            if any(flow not in flows.get(key, ()) for key, flow in self.linker.flows(path, site, targets)):
+                return True
+        return False
 
     def _cyclic2(self, i: int) -> bool:
         path, j = self.where[i]

@@ -44,10 +44,12 @@ import functools
 import itertools
 import math
 import re
+import zlib
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from impactbot.link import django
 from impactbot.link.django import DjangoModels
@@ -226,6 +228,28 @@ def keys_read(name: str) -> str | None:
     return name[: name.rindex("[")] + "[*]"
 
 
+PARAM_BITS = 16384  # masks of this many bits: a few thousand parameters share them thinly
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def param_bit(scope_id: str, name: str) -> int:
+    """A parameter's bit in the masks of what an answer read (``touched_param``).
+
+    Parameters share bits, so a mask over-approximates the parameters behind an answer:
+    that only costs resolving it once more. A checksum, not ``hash``: which answers are
+    resolved again, and so the graph, must not vary with the interpreter's hash seed.
+    """
+    return 1 << (zlib.crc32(f"{scope_id}\0{name}".encode()) % PARAM_BITS)
+
+
+_K = TypeVar("_K")
+
+
+def _reading(memo: Mapping[_K, tuple[Any, ...]], params: int) -> list[_K]:
+    """The keys of a memo whose answers read a parameter of the mask (the second item)."""
+    return [key for key, hit in memo.items() if hit[1] & params]
+
+
 def _is_element(op: str) -> bool:
     """``[]`` or a constant-key element op such as ``["k"]`` or ``[0]``."""
     return op[0] == "["
@@ -391,14 +415,14 @@ class Resolver(DjangoModels, Metaclasses):
         # `obj.attr = value` outside obj's methods, by attr: an instance attribute of obj's
         # class when obj is known to be an instance of one class
         self.attr_stores: dict[str, list[tuple[Binding, str]]] = defaultdict(list)
-        self._store_tables: dict[str, tuple[StoreTable, bool]] | None = None  # see collect_stores
+        self._store_tables: dict[str, tuple[StoreTable, int]] | None = None  # see collect_stores
         self._collecting = False
         self.by_name: dict[str, list[str]] = defaultdict(list)  # def name -> ids
         self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
-        self._memo: dict[tuple[str, str], tuple[Values | None, bool, bool]] = {}  # (values, touched, truncated)
+        self._memo: dict[tuple[str, str], tuple[Values | None, int, bool]] = {}  # (values, touched, truncated)
         self._refreshed: set[tuple[str, str]] = set()
         self._enums: dict[str, bool] = {}  # class id -> derives from an enum base (see is_enum)
-        self._line_memo: dict[tuple[str, str, int], tuple[Values | None, bool]] = {}
+        self._line_memo: dict[tuple[str, str, int], tuple[Values | None, int]] = {}
         self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
         # top-level function id -> lines where the module's own code calls it while it runs
         self.import_calls: dict[str, list[int]] = defaultdict(list)
@@ -418,8 +442,8 @@ class Resolver(DjangoModels, Metaclasses):
         self._subclasses: dict[str, list[str]] | None = None
         self._metaclass_users: dict[str, list[str]] | None = None  # see ``metaclass_users``
         self._parametrized_names: set[tuple[str, str]] | None = None  # see ``_parametrized``
-        self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, bool]] = {}
-        self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, bool]] = {}
+        self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, int]] = {}
+        self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, int]] = {}
         self._building_subclasses = False
         self._active: set[tuple[str, str]] = set()
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
@@ -433,7 +457,9 @@ class Resolver(DjangoModels, Metaclasses):
         # (function id, name) -> (first line, last line, class exprs) where isinstance holds
         self._narrowings: dict[tuple[str, str], list[tuple[int, int, tuple[str, ...]]]] = defaultdict(list)
         self._narrowing_scopes: set[str] = set()
-        self.touched_param = False
+        self.touched_param = 0  # the parameters read so far (see param_bit); 0: none
+        # whether touched_param tells which parameters (see param_bit) or only that one was read
+        self.param_masks = False
         self.truncated = False
         self._reverse: dict[str, dict[str, Value]] | None = None  # see _reverse_relations
         self._own_classes: dict[str, str] | None = None  # see own_queryset
@@ -1000,12 +1026,12 @@ class Resolver(DjangoModels, Metaclasses):
             self.touched_param |= hit[1]
             return hit[0]
         outer, outer_truncated = self.touched_param, self.truncated
-        self.touched_param = self.truncated = False
+        self.touched_param, self.truncated = 0, False
         result = self._class_member(class_id, attr, start)
         touched, truncated = self.touched_param, self.truncated
         if not truncated:
             self._members_memo[key] = (result, touched)
-        self.touched_param = outer or touched
+        self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
 
@@ -1256,7 +1282,7 @@ class Resolver(DjangoModels, Metaclasses):
         While collecting, outside stores count as unknown (an object is resolved without
         them); the answers memoised meanwhile are dropped after.
         """
-        tables: dict[str, tuple[StoreTable, bool]] = {}
+        tables: dict[str, tuple[StoreTable, int]] = {}
         self._store_tables = tables
         self._collecting = True
         try:
@@ -1267,14 +1293,14 @@ class Resolver(DjangoModels, Metaclasses):
             self.forget()
             self._store_tables = tables
 
-    def _store_table(self, attr: str) -> tuple[StoreTable, bool]:
-        """The stores of ``attr`` by class, and whether deciding that read a parameter.
+    def _store_table(self, attr: str) -> tuple[StoreTable, int]:
+        """The stores of ``attr`` by class, and the parameters deciding that read (a mask).
 
         Only an object known to be of one class counts: a guess among several would give
         each of them the attribute. The object is resolved as anywhere in its scope, not as
         at the assignment's line: what a file's other files read of it stays line-free.
         """
-        outer, self.touched_param = self.touched_param, False
+        outer, self.touched_param = self.touched_param, 0
         table: StoreTable = defaultdict(list)
         for binding, where in self.attr_stores[attr]:
             if binding.target[: -len(attr) - 1] in REQUEST_HOLDERS:
@@ -1352,7 +1378,7 @@ class Resolver(DjangoModels, Metaclasses):
             self.truncated = True
             return {}
         outer, outer_truncated = self.touched_param, self.truncated
-        self.touched_param = self.truncated = False
+        self.touched_param, self.truncated = 0, False
         self._active.add(active)
         try:
             result = self._resolve_line_uncached(expr, scope_id, line)
@@ -1361,7 +1387,7 @@ class Resolver(DjangoModels, Metaclasses):
         touched, truncated = self.touched_param, self.truncated
         if not truncated:  # as in ``resolve``: a cut-short answer is never reused
             self._line_memo[key] = (result, touched)
-        self.touched_param = outer or touched
+        self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
 
@@ -1444,6 +1470,22 @@ class Resolver(DjangoModels, Metaclasses):
         self._wrappers.clear()
         self._registered.clear()
 
+    def forget_reading(self, params: int) -> None:
+        """Drop the memoised answers that read a parameter of the mask ``params``, whose
+        flows have grown; the rest hold. Which class each outside store goes to stays as
+        ``collect_stores`` decided it (deciding it again changed no edge of Django's)."""
+        for key in _reading(self._memo, params):
+            del self._memo[key]
+        for line_key in _reading(self._line_memo, params):
+            del self._line_memo[line_key]
+        for member_key in _reading(self._members_memo, params):
+            del self._members_memo[member_key]
+        for dispatch_key in _reading(self._dispatch_memo, params):
+            del self._dispatch_memo[dispatch_key]
+        self._refreshed.clear()
+        self._wrappers.clear()
+        self._registered.clear()
+
     def resolve(self, expr: str | None, scope_id: str) -> Values | None:
         """Values an expression may have in a scope; None when a name is undefined."""
         if expr is None:
@@ -1461,7 +1503,7 @@ class Resolver(DjangoModels, Metaclasses):
             self.truncated = True  # a chain this long is not knowledge either
             return {}
         outer, outer_truncated = self.touched_param, self.truncated
-        self.touched_param = self.truncated = False
+        self.touched_param, self.truncated = 0, False
         self._active.add(key)
         self.resolutions += 1
         try:
@@ -1475,7 +1517,7 @@ class Resolver(DjangoModels, Metaclasses):
         # the paths (mypy, pandas: types and frames passed through hundreds of
         # functions, and tests helpers called from thousands of tests, never finished).
         self._memo[key] = (result, touched, truncated)
-        self.touched_param = outer or touched
+        self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
 
@@ -1847,6 +1889,17 @@ class Resolver(DjangoModels, Metaclasses):
             return {EXTERNAL: False}
         return None
 
+    def flowing_into(self, func_id: str, name: str) -> tuple[Values, int] | None:
+        """What a parameter of a function of the revision holds, and the mask of the
+        parameters behind that (None: no such function)."""
+        scope = self.scopes.get(func_id)
+        if scope is None:
+            return None
+        outer, self.touched_param = self.touched_param, 0
+        vals = self._param_values(scope, name)
+        read, self.touched_param = self.touched_param, outer
+        return vals, read
+
     def _param_values(self, scope: Scope, name: str) -> Values:
         vals: Values = {}
         if name == scope.first_param and scope.owner_class:
@@ -1857,7 +1910,7 @@ class Resolver(DjangoModels, Metaclasses):
             if scope.method_kind == "method" and scope.definition is not None and scope.definition.name != "__new__":
                 vals.update(self._made_by(scope.owner_class))  # a metaclass's instance is a class
             return vals
-        self.touched_param = True
+        self.touched_param |= param_bit(scope.id, name) if self.param_masks else 1
         for arg, caller_scope in self.param_flow.get((scope.id, name), ()):
             _merge(vals, self.resolve(arg, caller_scope) or {}, True)
         return vals
@@ -1963,7 +2016,7 @@ class Resolver(DjangoModels, Metaclasses):
         Like ``self``, it may be the owner or any subclass when a call's receiver is not
         known (an alias, a module attribute) or no call of the repository reaches it.
         """
-        self.touched_param = True
+        self.touched_param |= param_bit(scope.id, name) if self.param_masks else 1
         flows = self.param_flow.get((scope.id, name), ())
         vals: Values = {}
         known = bool(flows)
@@ -2250,12 +2303,12 @@ class Resolver(DjangoModels, Metaclasses):
             self.touched_param |= hit[1]
             return hit[0]
         outer, outer_truncated = self.touched_param, self.truncated
-        self.touched_param = self.truncated = False
+        self.touched_param, self.truncated = 0, False
         result = self._dispatch_uncached(class_id, attr, instance)
         touched, truncated = self.touched_param, self.truncated
         if not truncated:
             self._dispatch_memo[key] = (result, touched)
-        self.touched_param = outer or touched
+        self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
 
@@ -2783,10 +2836,10 @@ class Resolver(DjangoModels, Metaclasses):
         """What one return statement gives, and whether that is all it can give (not unknown,
         outside, or read from a parameter)."""
         outer = self.touched_param
-        self.touched_param = False
+        self.touched_param = 0
         vals = self._resolve_sources([src], scope)
         from_param = self.touched_param
-        self.touched_param = outer or from_param
+        self.touched_param = outer | from_param
         return vals, bool(vals) and not from_param and EXTERNAL not in vals
 
     def _enter_method(self, func_id: str) -> str | None:

@@ -48,6 +48,7 @@ class LinkTrace:
     # classes whose edges closed a resolution cycle: their result depends on the order of classes
     ordered_classes: frozenset[str] = frozenset()
     table: tuple[str, str] | None = None  # (file of the site that built the subclass table, digest)
+    passed_on: bool = False  # the link passed on arguments its second pass found (``_Linker.pass_on``)
 
     def matches(self, facts: Mapping[str, FileFacts]) -> bool:
         """Whether this trace belongs to these facts (same files, same call sites)."""
@@ -245,7 +246,8 @@ class StoredReads(Mapping[str, Collection[str]]):
 
 def trace_to_graph(trace: LinkTrace) -> LinkedGraph:
     """A trace in the shape the cache stores: per file one row of site data, one of reads."""
-    header = ("", json.dumps({"ordered_classes": sorted(trace.ordered_classes), "table": trace.table}), TRACE_FORMAT)
+    head = {"ordered_classes": sorted(trace.ordered_classes), "table": trace.table, "passed_on": trace.passed_on}
+    header = ("", json.dumps(head), TRACE_FORMAT)
     rows = [
         row
         for path, t in trace.files.items()
@@ -275,7 +277,7 @@ def trace_from_graph(graph: LinkedGraph) -> LinkTrace | None:
         files = {path: _decode(json.loads(text), reads[path]) for path, text, fmt in rows if fmt == TRACE_FORMAT}
         head = json.loads(header)
         table = tuple(head["table"]) if head["table"] else None
-        return LinkTrace(files, frozenset(head["ordered_classes"]), table)
+        return LinkTrace(files, frozenset(head["ordered_classes"]), table, bool(head["passed_on"]))
     except (ValueError, KeyError, TypeError, IndexError):
         return None
 

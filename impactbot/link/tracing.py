@@ -210,7 +210,7 @@ class TracingResolver(Resolver):
         finally:
             self.frame = frame
 
-    def _store_table(self, attr: str) -> tuple[StoreTable, bool]:
+    def _store_table(self, attr: str) -> tuple[StoreTable, int]:
         return self._tracked(("t", attr, ""), lambda: super(TracingResolver, self)._store_table(attr), None)
 
     def _reuse_stores(self, attr: str) -> None:
@@ -230,7 +230,8 @@ class TracingResolver(Resolver):
     def _tracked(self, key: Item, compute: Callable[[], _T], stored: Callable[[], bool] | None) -> _T:
         """Compute a cacheable result, noting what it read; ``stored`` says whether the resolver kept it."""
         outer = (self.tainted, self.stale, self.touched_param, self.truncated, self.frame)
-        self.tainted = self.stale = self.touched_param = self.truncated = False
+        self.tainted = self.stale = self.truncated = False
+        self.touched_param = 0
         frame: list[Item] = []
         self.frame = frame
         self._open.add(key)
@@ -240,7 +241,7 @@ class TracingResolver(Resolver):
             self._open.discard(key)
             taint, stale, touch, cut_short = self.tainted, self.stale, self.touched_param, self.truncated
             self.tainted, self.stale = outer[0] or taint, outer[1] or stale
-            self.touched_param, self.truncated = outer[2] or touch, outer[3] or cut_short
+            self.touched_param, self.truncated = outer[2] | touch, outer[3] or cut_short
             self.frame = outer[4]
         kept = stored() if stored is not None else True  # a cycle cut stores nothing
         if kept and cut_short and stored is not None:
@@ -251,7 +252,7 @@ class TracingResolver(Resolver):
             _mark(self._tainted_keys, key, taint)
             # wrapper lists and MROs are cached without the link's flags: one that read
             # parameters, or was cut short, depends on when it was computed
-            _mark(self._stale_keys, key, stale or (stored is None and (touch or cut_short)))
+            _mark(self._stale_keys, key, stale or (stored is None and bool(touch or cut_short)))
             old = self._deps.get(key)
             self._deps[key] = tuple(frame) if old is None else old + tuple(frame)
         if self.frame is not None:
@@ -347,11 +348,11 @@ class TracingResolver(Resolver):
 
     def _param_values(self, scope: Scope, name: str) -> Values:
         before = self.touched_param
-        self.touched_param = False
+        self.touched_param = 0
         vals = super()._param_values(scope, name)
         if self.touched_param:
             self._note((scope.id, "@" + name))
-        self.touched_param = before or self.touched_param
+        self.touched_param = before | self.touched_param
         return vals
 
 

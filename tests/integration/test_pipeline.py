@@ -1332,6 +1332,31 @@ def test_a_call_written_for_an_override_is_not_checked_against_the_base_method(r
     assert report["breaking"] == []  # TextResponse.follow_all takes css=
 
 
+STREAMS = """class Stream:
+    def close(self):
+        return True
+
+
+def shut(stream=None):
+    target = stream if stream is not None else Stream
+    return target.close()
+
+
+shut(Stream())
+"""
+
+
+def test_a_method_read_from_a_class_or_an_instance_alike_is_checked_as_bound(repo: RepoBuilder) -> None:
+    repo.commit({"streams.py": STREAMS})
+    repo.start_branch("feature")
+    repo.commit({"streams.py": STREAMS.replace("def close(self):", "def close(self, force=False):")})
+    report = diff(repo.path, "main..feature")
+    [close] = [c for c in report["changed"] if c["id"] == "streams.py::Stream::close"]
+    assert close["signature_changed"]
+    # `target` may be the class or an instance: which one the call means is not known
+    assert report["breaking"] == []
+
+
 def test_a_removed_helper_re_exported_from_outside_is_not_breaking(repo: RepoBuilder) -> None:
     helpers = "def reify(fn):\n    return property(fn)\n\n\ndef other():\n    return 1\n"
     use = "from pkg.helpers import reify\n\n\nclass Page:\n    @reify\n    def title(self):\n        return 't'\n"
