@@ -26,6 +26,7 @@ old revision from those of the new one.
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -352,9 +353,62 @@ def pytest_flows(
     facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT, uses: Sequence[Use] | None = None
 ) -> list[Flow]:
     """What pytest passes the parameters of tests and fixtures, as argument flows: the
-    values of the fixtures they name (``uses``: ``fixture_uses`` already listed), and
-    the values ``parametrize`` lists for them."""
-    return fixture_flows(facts, layout, uses) + parametrize_flows(facts, layout)
+    values of the fixtures they name (``uses``: ``fixture_uses`` already listed), the
+    values ``parametrize`` lists for them, and outside values for the rest."""
+    return fixture_flows(facts, layout, uses) + parametrize_flows(facts, layout) + outside_flows(facts, layout)
+
+
+def outside_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:
+    """A parameter of a test or a fixture that no fixture of the repository is named
+    after, and no ``parametrize`` lists, gets its value from outside: a plugin's
+    fixture or pytest's own (``subtests``, ``tmp_path``, ``mocker``), a ``mock.patch``
+    decorator's mock. Calls on it run outside code, rather than code not found.
+
+    Parameters with a default or an annotation, ``request``, and ``self`` keep what
+    they have; so do those of a test that a ``parametrize`` mark the extractor could not
+    read may list, or a ``pytest_generate_tests`` hook anywhere may parametrize."""
+    named = set(fixtures(facts))
+    generated = any(d.name == "pytest_generate_tests" for f in facts.values() for d in f.definitions)
+    out: list[Flow] = []
+    for path in sorted(facts):
+        if not layout.holds_tests(path):
+            continue
+        marked = {d.qualname for d in facts[path].definitions if any(_parametrizes(x) for x in d.decorators)}
+        for d in facts[path].definitions:
+            if d.signature is None or not _collected(d):
+                continue
+            if not is_fixture(d) and (generated or _marked_unread(d, marked)):
+                continue
+            listed = {param for param, _, _ in d.parametrized}
+            user = symbol_id(path, d.qualname)
+            for i, p in enumerate(d.signature.params):
+                if (i == 0 and d.kind == "method") or p.kind not in ("positional", "keyword_only"):
+                    continue
+                if p.has_default or p.annotation or p.name in named or p.name in listed or p.name == "request":
+                    continue
+                out.append(((user, p.name), ("<outside>", user)))
+    return out
+
+
+def _parametrizes(decorator: str) -> bool:
+    return decorator.split("(")[0].rsplit(".", 1)[-1] == "parametrize"
+
+
+def _marked_unread(d: Definition, marked: set[str]) -> bool:
+    """Whether a ``parametrize`` mark on the test or its class may list parameters the
+    extractor did not read (its values were not an expression it renders)."""
+    own = sum(_parametrizes(x) for x in d.decorators)
+    # each mark read gives its names `CASES[]` or `CASES[][k]`: one CASES per mark
+    read = len({re.sub(r"\[\](\[\d+\])?$", "", value) for _, value, _ in d.parametrized})
+    return own > read or bool(d.parent and d.parent in marked)
+
+
+def _collected(d: Definition) -> bool:
+    """A fixture, or a test pytest collects: ``test*`` in the module or in a class (any:
+    ``python_classes`` may name other classes than ``Test*``)."""
+    if is_fixture(d):
+        return True
+    return d.name.startswith("test") and (not d.parent or d.kind == "method")
 
 
 def parametrize_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> list[Flow]:

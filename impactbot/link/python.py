@@ -1929,6 +1929,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._decorated(func_id, int(start))
         if expr.startswith("<fixture:"):  # what pytest passes for a fixture parameter
             return self._fixture_value(expr[9:-1])
+        if expr == "<outside>":  # what a plugin's fixture gives a test (see fixtures.outside_flows)
+            return {EXTERNAL: False}
         if expr.startswith("<key:"):  # a constant-key element, never a container's bag
             return self._keyed_only(expr[5:-1], scope_id)
         if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x

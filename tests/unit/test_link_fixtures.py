@@ -627,3 +627,74 @@ def test_a_derived_graph_sees_a_test_class_start_using_a_fixture_that_stores_on_
     marked = ('import pytest\n\n\n@pytest.mark.usefixtures("db_class")\n'
               'class Base:\n    def test_base(self):\n        pass\n')
     assert_derived_both_ways(files, "tests/test_r.py", base, marked)
+
+
+# ------------------------------------------------ fixtures from outside the repository
+
+OUTSIDE = """
+import pytest
+from unittest import mock
+
+def test_steps(subtests, svc):
+    subtests.run()
+    svc.run()
+
+@mock.patch("app.Service.run")
+def test_patched(run_mock):
+    run_mock.run()
+
+class TestSuite:
+    def test_method(self, tmp_path_factory):
+        tmp_path_factory.run()
+
+@pytest.fixture
+def helper(mocker):
+    return mocker.run()
+
+def test_given_default(svc, flag=None):
+    flag.run()
+
+@pytest.mark.parametrize("item", [x for x in range(3)])
+def test_unread_mark(item):
+    item.run()
+
+def helper_not_a_test(thing):
+    thing.run()
+"""
+
+
+def _unresolved(files: dict[str, str]) -> dict[str, int]:
+    return dict(link(facts(files)).unresolved)
+
+
+def test_a_parameter_no_repository_fixture_is_named_after_holds_an_outside_value() -> None:
+    unresolved = _unresolved({"app.py": APP, "conftest.py": CONFTEST, "test_outside.py": OUTSIDE})
+    # `subtests`, a mock.patch mock, pytest's `tmp_path_factory`, pytest-mock's `mocker`
+    for user in ("test_steps", "test_patched", "TestSuite::test_method", "helper"):
+        assert f"test_outside.py::{user}" not in unresolved
+    # a default, an unread parametrize mark, a helper's parameter: still not known
+    for user in ("test_given_default", "test_unread_mark", "helper_not_a_test"):
+        assert unresolved.get(f"test_outside.py::{user}") == 1
+
+
+def test_a_repository_fixture_of_that_name_anywhere_keeps_the_parameter_unknown() -> None:
+    elsewhere = "import pytest\n\n@pytest.fixture\ndef subtests():\n    return object()\n"
+    files = {"app.py": APP, "conftest.py": CONFTEST, "test_outside.py": OUTSIDE,
+             "other/conftest.py": elsewhere}
+    # not visible from test_outside.py, so not its value; but the linker may have missed how
+    assert _unresolved(files).get("test_outside.py::test_steps") == 1
+
+
+def test_a_pytest_generate_tests_hook_keeps_test_parameters_unknown() -> None:
+    hook = "def pytest_generate_tests(metafunc):\n    metafunc.parametrize('subtests', [1])\n"
+    files = {"app.py": APP, "conftest.py": CONFTEST + "\n" + hook, "test_outside.py": OUTSIDE}
+    unresolved = _unresolved(files)
+    assert unresolved.get("test_outside.py::test_steps") == 1
+    assert "test_outside.py::helper" not in unresolved  # a fixture's parameters are not parametrized
+
+
+def test_derived_graphs_follow_a_fixture_named_like_an_outside_one() -> None:
+    elsewhere = "import pytest\n\n@pytest.fixture\ndef subtests():\n    return object()\n"
+    files = {"app.py": APP, "conftest.py": CONFTEST, "test_outside.py": OUTSIDE, "pad.py": APP}
+    assert_derived_both_ways(files, "other/conftest.py", "", elsewhere)
+    assert_derived_both_ways(files, "other/conftest.py", "", "def subtests():\n    return 1\n")
