@@ -362,6 +362,8 @@ class FileFacts:
     requests: tuple[Request, ...] = ()  # requests its test clients make
     receivers: tuple[Receiver, ...] = ()  # functions it connects to signals
     plugins: tuple[str, ...] = ()  # modules its `pytest_plugins` names (a conftest's, a test module's)
+    # (scope, first line, last line) of each lambda: its body runs when it is called, not where it stands
+    lambdas: tuple[tuple[str, int, int], ...] = ()
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

@@ -35,7 +35,7 @@ class BindingFacts(KeyedFacts):
         expr, bounds, names, dead = x.expr, self.scopes.bounds, self.scopes.values, self.dead
         out, callees = self.bindings, self.callees
         containers = e.container_literal
-        typed = b"# type:" in self.data
+        typed = self.type_comments
         for node in self._caps("assign"):
             count = node.child_count
             if count < 2:
@@ -367,6 +367,13 @@ class BindingFacts(KeyedFacts):
             alias = node.child_by_field_id(self.e.f["alias"])
             return ("" if name is None else dotted_text(name)), (None if alias is None else text_of(alias))
         return dotted_text(node), None
+
+    def _lambdas(self) -> tuple[tuple[str, int, int], ...]:
+        """Where each lambda stands, by scope and lines (see ``FileFacts.lambdas``)."""
+        return tuple(
+            (self.scope_at(node.start_byte), line_of(node), node.end_point.row + 1)
+            for node in sorted(self._caps("lambda"), key=lambda n: n.start_byte)
+        )
 
     def _all_names(self) -> tuple[str, ...] | None:
         names: list[str] | None = None

@@ -374,7 +374,7 @@ class DefinitionFacts(FileState):
         if returns is not None:
             pairs = [("<return>" + s, v) for s, v in x.instances(returns)]
             self._bind(returns, scope, pairs, "annotation")
-        elif b"# type:" in self.data and not any(p[3] is not None for p in params):
+        elif self.type_comments and not any(p[3] is not None for p in params):
             self._signature_comment(d, params)
 
     def _signature_comment(self, d: Def, params: list[_Parameter]) -> None:

@@ -37,6 +37,7 @@ QUERY_SOURCE = """
 (except_clause) @except
 (raise_statement) @raise
 (named_expression) @walrus
+(lambda) @lambda
 (if_statement
   condition: [(identifier) (attribute) (false) (integer)] @dead.condition
   consequence: (block) @dead

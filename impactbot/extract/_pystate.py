@@ -210,6 +210,7 @@ class FileState:
         self.e = engine
         self.x = engine.x
         self.data = data
+        self.type_comments = b"# type:" in data  # asked per definition: scanning each time is quadratic
         self.tree = engine.g.parser.parse(data)
         self.caps: dict[str, list[Node]] = QueryCursor(engine.g.query).captures(self.tree.root_node)
         self.defs = self._definitions()

@@ -113,6 +113,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             requests=requests,
             receivers=receivers,
             plugins=tuple(dict.fromkeys(self.plugins)),
+            lambdas=self._lambdas(),
         )
 
     def _error(self) -> str | None:

@@ -274,6 +274,7 @@ class _Linker:
         self.dangling: list[tuple[str, str, int]] = []
         self.methods_by_name: dict[str, list[str]] = defaultdict(list)
         self._method_table: dict[str, dict[str, str]] = {}
+        self._computed_names: dict[tuple[str, str], bool] = {}  # see _computed_name
         for sid, scope in self.r.scopes.items():
             if scope.kind in ("function", "method") and scope.definition is not None:
                 self.methods_by_name[scope.definition.name].append(sid)
@@ -664,8 +665,15 @@ class _Linker:
         (the extractor's ``self.do_*``), or a local name bound to such a ``getattr``."""
         if "*" in callee:
             return True
-        sources = self.r.scopes[scope].names.get(callee, ()) if callee.isidentifier() else ()
-        return any(isinstance(b, Binding) and b.value is not None and "*" in b.value for b in sources)
+        if not callee.isidentifier():
+            return False
+        key = (scope, callee)
+        found = self._computed_names.get(key)
+        if found is None:  # once per name: a test may call one rebound name thousands of times
+            sources = self.r.scopes[scope].names.get(callee, ())
+            found = any(isinstance(b, Binding) and b.value is not None and "*" in b.value for b in sources)
+            self._computed_names[key] = found
+        return found
 
     def _is_getattr_hook(self, target: str) -> bool:
         scope = self.r.scopes.get(target)

@@ -45,7 +45,7 @@ import itertools
 import math
 import re
 import zlib
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -401,6 +401,45 @@ def _only_imports(sources: list[object] | None) -> bool:
     return bool(sources) and all(isinstance(s, Import) and s.name not in (None, "*") for s in sources or ())
 
 
+class _Timeline:
+    """The sources of one name in one scope, ordered by the line where each binds it, so
+    that which ones a line can see (``Resolver._live_at``) takes a few bisections rather
+    than a walk over all of them: a module or test rebinding one name thousands of
+    times asks once per use."""
+
+    def __init__(
+        self,
+        sources: list[object],
+        span_of: Callable[[object], tuple[int, int] | None],
+        hides: Callable[[object], bool],
+    ) -> None:
+        self.sources = sources
+        spans = {k: span for k, src in enumerate(sources) if (span := span_of(src)) is not None}
+        self.unordered = [k for k in range(len(sources)) if k not in spans]
+        self.order = sorted(spans, key=lambda k: spans[k][0])
+        self.starts = [spans[k][0] for k in self.order]
+        # the start of the last always-run source up to each position
+        self.hidden_from = list(itertools.accumulate(
+            (spans[k][0] if hides(sources[k]) else 0 for k in self.order), max))
+        # definitions span several lines: one may start before a hiding source and end after
+        self.wide = [(k, *spans[k]) for k in self.order if spans[k][1] > spans[k][0]]
+        self.conditional = [k for k in self.order if isinstance(b := sources[k], Binding) and b.conditional]
+        self.conditional_starts = [spans[k][0] for k in self.conditional]
+
+    def live_at(self, line: int) -> list[object] | None:
+        before = bisect_left(self.starts, line)
+        if before == 0:
+            return None
+        start = self.hidden_from[before - 1]
+        live = set(self.unordered)
+        live.update(self.order[bisect_left(self.starts, start, 0, before):before])
+        live.update(k for k, first, last in self.wide if first < line and last >= start)
+        live.update(self.conditional[bisect_right(self.conditional_starts, line):])
+        if len(live) == len(self.sources):
+            return None
+        return [self.sources[k] for k in sorted(live)]
+
+
 class Resolver(DjangoModels, Metaclasses):
     """Resolves the expressions of one revision's Python files (Django's models: see
     :class:`impactbot.link.django.DjangoModels`)."""
@@ -424,10 +463,13 @@ class Resolver(DjangoModels, Metaclasses):
         self._enums: dict[str, bool] = {}  # class id -> derives from an enum base (see is_enum)
         self._line_memo: dict[tuple[str, str, int], tuple[Values | None, int]] = {}
         self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
+        self._timelines: dict[int, _Timeline] = {}  # id of a name's sources -> their order (see _live_at)
+        self._assigned: dict[int, tuple[list[object], bool]] = {}  # see _assigned_only
         # top-level function id -> lines where the module's own code calls it while it runs
         self.import_calls: dict[str, list[int]] = defaultdict(list)
         self._rewraps: set[int] = set()  # ids of the bindings ``_index_rewraps`` finds
         self._lambda_lines: set[tuple[str, int]] = set()  # (scope id, line), see ``_index_lambdas``
+        self._lambda_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)  # function id -> lambdas' lines
         self._wrappers: dict[tuple[str, int], list[str]] = {}
         # generic function name -> (scope, expr of the function, expr of an implementation)
         # of each `@show.register` / `show.register(int, impl)` (see ``registered``)
@@ -490,6 +532,7 @@ class Resolver(DjangoModels, Metaclasses):
                 name = site.callee[: -len(".setter")].rsplit(".", 1)[-1]
                 self.setter_props.add(symbol_id(path, f"{site.scope}::{name}"))
         self._index_body_sites(path, facts)
+        self._index_lambda_spans(path, facts)
         for n in facts.narrowings:
             self._narrowings[(symbol_id(path, n.scope), n.name)].append((n.start, n.end, n.classes))
             self._narrowing_scopes.add(symbol_id(path, n.scope))
@@ -501,6 +544,14 @@ class Resolver(DjangoModels, Metaclasses):
                 scope.names[imp.bound_name].append(imp)
             elif scope is not None:
                 scope.names["*"].append(imp)
+
+    def _index_lambda_spans(self, path: str, facts: FileFacts) -> None:
+        for scope, first, last in facts.lambdas:
+            self._lambda_spans[symbol_id(path, scope)].append((first, last))
+
+    def _in_lambda(self, scope_id: str, line: int) -> bool:
+        """Whether ``line`` of a function may be in a lambda's body (run whenever it is called)."""
+        return any(first <= line <= last for first, last in self._lambda_spans.get(scope_id, ()))
 
     def _index_body_sites(self, path: str, facts: FileFacts) -> None:
         """What the order of statements in module and class bodies depends on, from their sites."""
@@ -823,17 +874,10 @@ class Resolver(DjangoModels, Metaclasses):
         """
         if len(sources) < 2:
             return None
-        spans = [self._source_span(src) for src in sources]
-        before = [(src, span[0]) for src, span in zip(sources, spans, strict=True) if span and span[0] < line]
-        if not before:
-            return None
-        start = max((at for src, at in before if self._hides(src)), default=0)
-        live = [
-            src for src, span in zip(sources, spans, strict=True)
-            if span is None or (start <= span[1] and span[0] < line)
-            or (span[0] > line and isinstance(src, Binding) and src.conditional)
-        ]
-        return None if len(live) == len(sources) else live
+        timeline = self._timelines.get(id(sources))
+        if timeline is None or timeline.sources is not sources:
+            timeline = self._timelines[id(sources)] = _Timeline(sources, self._source_span, self._hides)
+        return timeline.live_at(line)
 
     def _source_span(self, src: object) -> tuple[int, int] | None:
         """The first and last line where a source binds its name; None for a rebinding made
@@ -1352,15 +1396,28 @@ class Resolver(DjangoModels, Metaclasses):
         if scope is None or scope.kind not in ("function", "method") or base in scope.params:
             return self.resolve(expr, scope_id)
         sources = scope.names.get(base)
-        if not sources or len(sources) < 2 or not all(
-            isinstance(b, Binding) and b.kind == "assign" for b in sources
-        ):
+        if not sources or len(sources) < 2 or not self._assigned_only(sources):
             return self.resolve(expr, scope_id)
-        live = _live_bindings([b for b in sources if isinstance(b, Binding)], line)
-        if len(live) == len(sources):
+        live: list[object] | None
+        if self._in_lambda(scope_id, line):
+            # the lambda may run after any later assignment, unless an earlier one hides them
+            kept: list[object] = list(_live_bindings([b for b in sources if isinstance(b, Binding)], line))
+            live = None if len(kept) == len(sources) else kept
+        else:
+            # an assignment after the line, outside any branch or loop, never reaches it
+            live = self._live_at(sources, line)
+        if live is None:
             return self.resolve(expr, scope_id)
-        vals = self._resolve_sources(list(live), scope)
+        vals = self._resolve_sources(live, scope)
         return self._apply_ops(vals, ops, scope_id) if vals else vals
+
+    def _assigned_only(self, sources: list[object]) -> bool:
+        """Whether every source of a name is a plain assignment (asked per read: kept)."""
+        key = id(sources)
+        found = self._assigned.get(key)
+        if found is None or found[0] is not sources:
+            found = self._assigned[key] = (sources, all(isinstance(b, Binding) and b.kind == "assign" for b in sources))
+        return found[1]
 
     def resolve_line(self, expr: str, scope_id: str, line: int) -> Values | None:
         """``expr`` as the statement at ``line`` of a module or class body evaluates it: its

@@ -271,6 +271,20 @@ def test_with_blocks_expecting_an_exception_are_recorded() -> None:
     assert facts.expected_errors == ((3, 4), (5, 7), (13, 14))
 
 
+def test_lambdas_are_recorded_with_their_scope_and_lines() -> None:
+    source = """
+        key = lambda item: item.name
+
+        class Box:
+            def sort(self, items):
+                items.sort(key=lambda i: (
+                    i.size, i.name))
+                return [lambda: x for x in items]
+        """
+    facts = extract(textwrap.dedent(source).encode(), "python")
+    assert facts.lambdas == (("", 2, 2), ("Box::sort", 6, 7), ("Box::sort", 8, 8))
+
+
 def test_async_is_recorded() -> None:
     found = defs("async def a(): ...\ndef b(): ...\nclass C:\n    async def m(self): ...\n")
     assert (found["a"].is_async, found["b"].is_async, found["C::m"].is_async) == (True, False, True)

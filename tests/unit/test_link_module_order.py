@@ -9,7 +9,8 @@ import textwrap
 import pytest
 from helpers.linking import derived_from, facts
 
-from impactbot.link import incremental, link
+from impactbot.link import _Linker, incremental, link
+from impactbot.link.python import Resolver, Scope, Values
 
 FUNCS = """
 def a():
@@ -73,6 +74,53 @@ FUNCTION_CASES = {
 @pytest.mark.parametrize(("source", "expected"), FUNCTION_CASES.values(), ids=FUNCTION_CASES.keys())
 def test_a_function_sees_what_the_module_bound_last(source: str, expected: set[str]) -> None:
     assert function_calls(source) == expected
+
+
+LOCAL_CASES = {
+    "rebound": ("def run():\n    f = a\n    f = b\n    f()\n", {"b"}),
+    "called between two bindings": ("def run():\n    f = a\n    f()\n    f = b\n", {"a"}),
+    # a branch or loop after the call is not known not to be around it: it stays
+    "called between, rebound in an if after": (
+        "def run(flag):\n    f = a\n    f()\n    if flag:\n        f = b\n", {"a", "b"}
+    ),
+    "rebound in a loop after the call": (
+        "def run():\n    f = a\n    for _ in range(2):\n        f()\n        f = b\n", {"a", "b"}
+    ),
+    "a value read at its own line": ("def run():\n    f = a\n    f = f.__call__\n    f()\n", set()),
+    # a lambda runs when called: after the rebinding, whatever its line
+    "a call in a lambda": ("def run():\n    f = a\n    h = lambda: f()\n    f = b\n    h()\n", {"a", "b"}),
+    "a call in a lambda spanning lines": (
+        "def run():\n    f = a\n    h = lambda: (\n        f())\n    f = b\n    h()\n", {"a", "b"}
+    ),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), LOCAL_CASES.values(), ids=LOCAL_CASES.keys())
+def test_a_function_body_sees_its_own_assignments_before_the_line(source: str, expected: set[str]) -> None:
+    assert function_calls(source) == expected
+
+
+def test_a_name_rebound_thousands_of_times_is_resolved_once_per_use() -> None:
+    body = "".join("    r = a\n    r()\n" for _ in range(3000))
+    linker = _Linker(facts({"m.py": FUNCS + "def run():\n" + body}))
+    seen = _count_sources(linker.r)
+    graph = linker.run()
+    assert {e.target for e in graph.edges if e.source == "m.py::run"} == {"m.py::a"}
+    # each use reads the one assignment before it, not every one after it as well
+    assert seen[0] < 4 * 3000
+
+
+def _count_sources(r: Resolver) -> list[int]:
+    """Count the sources the resolver resolves (it asks ``_resolve_sources`` for them)."""
+    seen = [0]
+    resolve_sources = r._resolve_sources
+
+    def counting(sources: list[object], scope: Scope) -> Values:
+        seen[0] += len(sources)
+        return resolve_sources(sources, scope)
+
+    r._resolve_sources = counting  # type: ignore[method-assign]
+    return seen
 
 
 def test_a_nested_function_called_by_the_module_sees_the_bindings_at_the_call() -> None:
