@@ -256,12 +256,13 @@ def _blob_url(repo_url: str | None, revision: Revision, file: str, line: int) ->
 
 
 def _change_order(changed: ChangedSymbol) -> int:
-    # What breaks callers first: removals, then signature changes, then the rest.
+    # What breaks callers first: removals, then signature changes; then what behaves
+    # differently, before moves (a renamed directory's symbols, each unchanged) and additions.
     if changed.change == "removed":
         return 0
     if changed.signature_changed:
         return 1
-    return 2 + ("renamed", "modified", "added").index(changed.change)
+    return 2 + ("modified", "renamed", "added").index(changed.change)
 
 
 MAX_NAMES = 5  # rebound module-level names shown per module; the rest are counted

@@ -176,8 +176,8 @@ def test_changed_symbols_list_removals_and_signature_changes_first() -> None:
     assert [cells[0][0].content for cells in rows] == [
         "pkg/legacy.py::old_discount",
         "pkg/orders.py::calculate_order_total",
-        "pkg/pricing.py::apply_tax",
         "pkg/orders.py::Cart::total",
+        "pkg/pricing.py::apply_tax",
         "pkg/promo.py::Promo",
     ]
     text = render_markdown(sample_report())
@@ -199,6 +199,19 @@ def test_a_long_list_of_changed_symbols_folds_past_the_first_twenty() -> None:
     # the section after the fold is still a heading, not text inside the HTML block
     headings = [t.content for t in gfm.parse(text) if t.type == "inline" and t.content.startswith("Impacted")]
     assert len(headings) == 1 and headings[0].startswith("Impacted (")
+
+
+def test_changed_symbols_that_behave_differently_come_before_moves_and_additions() -> None:
+    moved = tuple(ChangedSymbol(symbol("tests/new/helpers.py", f"helper_{i:02}", line=i + 1), "renamed",
+                                old_id=f"tests/old/helpers.py::helper_{i:02}") for i in range(25))
+    changed = (ChangedSymbol(symbol("pkg/new.py", "fresh"), "added"), *moved,
+               ChangedSymbol(symbol("pkg/core.py", "compute"), "modified"))
+    text = render_markdown(sample_report(changed=changed))
+    shown, _folded = (rows for rows in tables(text) if rows[0][0][0].content == "Symbol" and len(rows[0]) == 3)
+    ids = [r[0][0].content for r in shown[1:]]
+    # a renamed directory's twenty-five unchanged helpers do not push the modified one out of sight
+    assert ids[0] == "pkg/core.py::compute"
+    assert "pkg/new.py::fresh" not in ids
 
 
 def test_paths_read_from_the_change_outwards() -> None:
