@@ -3071,13 +3071,15 @@ class Resolver(DjangoModels, Metaclasses):
 
 
 # Methods of outside types whose result the receiver tells: a container's reads give what
-# was stored in it, an iterator's next one of its elements, a named tuple's _replace a copy.
+# was stored in it, an iterator's next one of its elements, a named tuple's _replace a copy
+# and its class's _make a new one.
 _CONTAINER_READS = {
     (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",),
     (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
     (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
     (".__next__", "()"): ("[]",),  # `next(it)` of an iterator declared `Iterator[T]`
     ("._replace", "()"): (),  # a named tuple's copy with fields replaced: of the same class
+    ("._make", "()"): ("()",),  # `Point._make(row)`: a Point, as `Point(*row)` makes
 }
 _CONTAINER_METHODS = frozenset(pattern[0] for pattern in _CONTAINER_READS)
 
