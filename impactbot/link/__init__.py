@@ -275,6 +275,7 @@ class _Linker:
         self.methods_by_name: dict[str, list[str]] = defaultdict(list)
         self._method_table: dict[str, dict[str, str]] = {}
         self._computed_names: dict[tuple[str, str], bool] = {}  # see _computed_name
+        self._grown: list[int] = []  # sites resolved again whose targets grew: what they pass may be new
         for sid, scope in self.r.scopes.items():
             if scope.kind in ("function", "method") and scope.definition is not None:
                 self.methods_by_name[scope.definition.name].append(sid)
@@ -393,7 +394,7 @@ class _Linker:
         most ``PASSES_ON`` passes.
         """
         read = dict(read)
-        found = list(read)
+        found = [i for i in self._grown if i in read]  # (a site whose targets did not grow passes nothing new)
         passes = 0
         while found and passes < PASSES_ON:
             grown = self._passed_on(sites, results, found)
@@ -445,8 +446,11 @@ class _Linker:
             if watch is not None:
                 watch.begin(second=True)
             self.r.touched_param = 0
+            before = {(t.id, t.bound) for t in results[i][0]} if i in results else set()
             results[i] = self._resolve_site(path, site)
-            read[i] = self.r.touched_param
+            if any((t.id, t.bound) not in before for t in results[i][0]):
+                self._grown.append(i)
+            read[i] = self.r.kept_mask(self.r.touched_param)
             if watch is not None:
                 watch.second(i, results[i])
         return read

@@ -228,7 +228,7 @@ def keys_read(name: str) -> str | None:
     return name[: name.rindex("[")] + "[*]"
 
 
-PARAM_BITS = 16384  # masks of this many bits: a few thousand parameters share them thinly
+PARAM_BITS = 4096  # masks of this many bits: a few thousand parameters share them thinly
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -502,6 +502,7 @@ class Resolver(DjangoModels, Metaclasses):
         self.touched_param = 0  # the parameters read so far (see param_bit); 0: none
         # whether touched_param tells which parameters (see param_bit) or only that one was read
         self.param_masks = False
+        self._masks: dict[int, int] = {}  # see kept_mask
         self.truncated = False
         self._reverse: dict[str, dict[str, Value]] | None = None  # see _reverse_relations
         self._own_classes: dict[str, str] | None = None  # see own_queryset
@@ -1074,7 +1075,7 @@ class Resolver(DjangoModels, Metaclasses):
         result = self._class_member(class_id, attr, start)
         touched, truncated = self.touched_param, self.truncated
         if not truncated:
-            self._members_memo[key] = (result, touched)
+            self._members_memo[key] = (result, self.kept_mask(touched))
         self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
@@ -1443,7 +1444,7 @@ class Resolver(DjangoModels, Metaclasses):
             self._active.discard(active)
         touched, truncated = self.touched_param, self.truncated
         if not truncated:  # as in ``resolve``: a cut-short answer is never reused
-            self._line_memo[key] = (result, touched)
+            self._line_memo[key] = (result, self.kept_mask(touched))
         self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
@@ -1527,6 +1528,13 @@ class Resolver(DjangoModels, Metaclasses):
         self._wrappers.clear()
         self._registered.clear()
 
+    def kept_mask(self, mask: int) -> int:
+        """One object for equal masks: thousands of answers read the same parameters, and a
+        mask of high bits takes a few kilobytes (Django's link kept 60 MB of copies)."""
+        if mask <= 1:
+            return mask
+        return self._masks.setdefault(mask, mask)
+
     def forget_reading(self, params: int) -> None:
         """Drop the memoised answers that read a parameter of the mask ``params``, whose
         flows have grown; the rest hold. Which class each outside store goes to stays as
@@ -1573,7 +1581,7 @@ class Resolver(DjangoModels, Metaclasses):
         # into a value-flow graph deeper than MAX_DEPTH walk it again, exponential in
         # the paths (mypy, pandas: types and frames passed through hundreds of
         # functions, and tests helpers called from thousands of tests, never finished).
-        self._memo[key] = (result, touched, truncated)
+        self._memo[key] = (result, self.kept_mask(touched), truncated)
         self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
@@ -2366,7 +2374,7 @@ class Resolver(DjangoModels, Metaclasses):
         result = self._dispatch_uncached(class_id, attr, instance)
         touched, truncated = self.touched_param, self.truncated
         if not truncated:
-            self._dispatch_memo[key] = (result, touched)
+            self._dispatch_memo[key] = (result, self.kept_mask(touched))
         self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
