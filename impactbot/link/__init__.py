@@ -440,6 +440,7 @@ class _Linker:
         which: Sequence[int],
         watch: SiteWatch | None,
     ) -> dict[int, int]:
+        """Resolve these sites again; by site, the mask of the parameters its answer read."""
         read: dict[int, int] = {}
         for i in which:
             path, site = sites[i]

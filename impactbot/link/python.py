@@ -228,7 +228,7 @@ def keys_read(name: str) -> str | None:
     return name[: name.rindex("[")] + "[*]"
 
 
-PARAM_BITS = 4096  # masks of this many bits: a few thousand parameters share them thinly
+PARAM_BITS = 4096  # bits of a mask: wider ones take more memory, narrower ones share bits more
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -425,6 +425,7 @@ class _Timeline:
         self.wide = [(k, *spans[k]) for k in self.order if spans[k][1] > spans[k][0]]
         self.conditional = [k for k in self.order if isinstance(b := sources[k], Binding) and b.conditional]
         self.conditional_starts = [spans[k][0] for k in self.conditional]
+        self.assigned_only = all(isinstance(b, Binding) and b.kind == "assign" for b in sources)
 
     def live_at(self, line: int) -> list[object] | None:
         before = bisect_left(self.starts, line)
@@ -464,7 +465,6 @@ class Resolver(DjangoModels, Metaclasses):
         self._line_memo: dict[tuple[str, str, int], tuple[Values | None, int]] = {}
         self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
         self._timelines: dict[int, _Timeline] = {}  # id of a name's sources -> their order (see _live_at)
-        self._assigned: dict[int, tuple[list[object], bool]] = {}  # see _assigned_only
         # top-level function id -> lines where the module's own code calls it while it runs
         self.import_calls: dict[str, list[int]] = defaultdict(list)
         self._rewraps: set[int] = set()  # ids of the bindings ``_index_rewraps`` finds
@@ -875,10 +875,14 @@ class Resolver(DjangoModels, Metaclasses):
         """
         if len(sources) < 2:
             return None
+        return self._timeline(sources).live_at(line)
+
+    def _timeline(self, sources: list[object]) -> _Timeline:
+        """The order of a name's sources, computed once per name (reads ask it per use)."""
         timeline = self._timelines.get(id(sources))
         if timeline is None or timeline.sources is not sources:
             timeline = self._timelines[id(sources)] = _Timeline(sources, self._source_span, self._hides)
-        return timeline.live_at(line)
+        return timeline
 
     def _source_span(self, src: object) -> tuple[int, int] | None:
         """The first and last line where a source binds its name; None for a rebinding made
@@ -1397,7 +1401,7 @@ class Resolver(DjangoModels, Metaclasses):
         if scope is None or scope.kind not in ("function", "method") or base in scope.params:
             return self.resolve(expr, scope_id)
         sources = scope.names.get(base)
-        if not sources or len(sources) < 2 or not self._assigned_only(sources):
+        if not sources or len(sources) < 2 or not self._timeline(sources).assigned_only:
             return self.resolve(expr, scope_id)
         live: list[object] | None
         if self._in_lambda(scope_id, line):
@@ -1411,14 +1415,6 @@ class Resolver(DjangoModels, Metaclasses):
             return self.resolve(expr, scope_id)
         vals = self._resolve_sources(live, scope)
         return self._apply_ops(vals, ops, scope_id) if vals else vals
-
-    def _assigned_only(self, sources: list[object]) -> bool:
-        """Whether every source of a name is a plain assignment (asked per read: kept)."""
-        key = id(sources)
-        found = self._assigned.get(key)
-        if found is None or found[0] is not sources:
-            found = self._assigned[key] = (sources, all(isinstance(b, Binding) and b.kind == "assign" for b in sources))
-        return found[1]
 
     def resolve_line(self, expr: str, scope_id: str, line: int) -> Values | None:
         """``expr`` as the statement at ``line`` of a module or class body evaluates it: its
