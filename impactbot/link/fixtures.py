@@ -86,8 +86,13 @@ def is_unittest_file(path: str) -> bool:
 
 def is_fixture(definition: Definition) -> bool:
     return definition.kind in ("function", "method") and any(
-        d.split("(")[0].rsplit(".", 1)[-1] == "fixture" for d in definition.decorators
+        _marker(d) == "fixture" for d in definition.decorators
     )
+
+
+def _marker(decorator: str) -> str:
+    """``parametrize`` of ``pytest.mark.parametrize()``: a decorator's last name."""
+    return decorator.split("(")[0].rsplit(".", 1)[-1]
 
 
 def fixture_name(definition: Definition) -> str:
@@ -391,7 +396,7 @@ def outside_flows(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_L
 
 
 def _parametrizes(decorator: str) -> bool:
-    return decorator.split("(")[0].rsplit(".", 1)[-1] == "parametrize"
+    return _marker(decorator) == "parametrize"
 
 
 def _marked_unread(d: Definition, marked: set[str]) -> bool:
