@@ -364,6 +364,9 @@ class FileFacts:
     plugins: tuple[str, ...] = ()  # modules its `pytest_plugins` names (a conftest's, a test module's)
     # (scope, first line, last line) of each lambda: its body runs when it is called, not where it stands
     lambdas: tuple[tuple[str, int, int], ...] = ()
+    # (scope, first line, last line) of each for and while statement: an assignment later in
+    # its body can reach an earlier line of it, but no line before the loop
+    loops: tuple[tuple[str, int, int], ...] = ()
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

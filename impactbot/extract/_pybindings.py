@@ -375,6 +375,15 @@ class BindingFacts(KeyedFacts):
             for node in sorted(self._caps("lambda"), key=lambda n: n.start_byte)
         )
 
+    def _loop_spans(self) -> tuple[tuple[str, int, int], ...]:
+        """Where each loop statement stands, by scope and lines (see ``FileFacts.loops``)."""
+        looping = self.e.looping
+        return tuple(
+            (self.scope_at(node.start_byte), line_of(node), node.end_point.row + 1)
+            for node in sorted(self._caps("compound"), key=lambda n: n.start_byte)
+            if node.kind_id in looping
+        )
+
     def _all_names(self) -> tuple[str, ...] | None:
         names: list[str] | None = None
         for _, event, found in sorted(self.all_events, key=itemgetter(0)):

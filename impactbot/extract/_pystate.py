@@ -102,6 +102,7 @@ class Engine:
             "match_statement",
             "case_clause",
         )
+        self.looping = g.kinds("for_statement", "while_statement")
         self.with_clause = g.kinds("with_clause")
         self.parenthesized = g.kinds("parenthesized_expression")
         self.sequence_literal = g.kinds("list", "tuple")

@@ -114,6 +114,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             receivers=receivers,
             plugins=tuple(dict.fromkeys(self.plugins)),
             lambdas=self._lambdas(),
+            loops=self._loop_spans(),
         )
 
     def _error(self) -> str | None:

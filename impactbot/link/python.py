@@ -401,6 +401,9 @@ def _only_imports(sources: list[object] | None) -> bool:
     return bool(sources) and all(isinstance(s, Import) and s.name not in (None, "*") for s in sources or ())
 
 
+NO_LOOPS: tuple[list[int], list[int]] = ([], [])
+
+
 class _Timeline:
     """The sources of one name in one scope, ordered by the line where each binds it, so
     that which ones a line can see (``Resolver._live_at``) takes a few bisections rather
@@ -412,8 +415,11 @@ class _Timeline:
         sources: list[object],
         span_of: Callable[[object], tuple[int, int] | None],
         hides: Callable[[object], bool],
+        loops: tuple[list[int], list[int]],
     ) -> None:
         self.sources = sources
+        # the first and the last lines of the scope's outermost loops: disjoint, in order
+        self.loop_firsts, self.loop_lasts = loops
         spans = {k: span for k, src in enumerate(sources) if (span := span_of(src)) is not None}
         self.unordered = [k for k in range(len(sources)) if k not in spans]
         self.order = sorted(spans, key=lambda k: spans[k][0])
@@ -435,10 +441,20 @@ class _Timeline:
         live = set(self.unordered)
         live.update(self.order[bisect_left(self.starts, start, 0, before):before])
         live.update(k for k, first, last in self.wide if first < line and last >= start)
-        live.update(self.conditional[bisect_right(self.conditional_starts, line):])
+        loop_end = self._loop_end(line)
+        if loop_end is not None:  # the conditional sources later in the loop around the line
+            later = bisect_right(self.conditional_starts, line)
+            live.update(self.conditional[later:bisect_right(self.conditional_starts, loop_end, later)])
         if len(live) == len(self.sources):
             return None
         return [self.sources[k] for k in sorted(live)]
+
+    def _loop_end(self, line: int) -> int | None:
+        """The last line of the outermost loop around ``line``; None outside every loop."""
+        k = bisect_right(self.loop_firsts, line) - 1
+        if k < 0 or self.loop_lasts[k] < line:
+            return None
+        return self.loop_lasts[k]
 
 
 class Resolver(DjangoModels, Metaclasses):
@@ -470,6 +486,8 @@ class Resolver(DjangoModels, Metaclasses):
         self._rewraps: set[int] = set()  # ids of the bindings ``_index_rewraps`` finds
         self._lambda_lines: set[tuple[str, int]] = set()  # (scope id, line), see ``_index_lambdas``
         self._lambda_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)  # function id -> lambdas' lines
+        # scope id -> the first and the last lines of its outermost loops, in order
+        self._loops: dict[str, tuple[list[int], list[int]]] = {}
         self._wrappers: dict[tuple[str, int], list[str]] = {}
         # generic function name -> (scope, expr of the function, expr of an implementation)
         # of each `@show.register` / `show.register(int, impl)` (see ``registered``)
@@ -534,6 +552,7 @@ class Resolver(DjangoModels, Metaclasses):
                 self.setter_props.add(symbol_id(path, f"{site.scope}::{name}"))
         self._index_body_sites(path, facts)
         self._index_lambda_spans(path, facts)
+        self._index_loops(path, facts)
         for n in facts.narrowings:
             self._narrowings[(symbol_id(path, n.scope), n.name)].append((n.start, n.end, n.classes))
             self._narrowing_scopes.add(symbol_id(path, n.scope))
@@ -549,6 +568,15 @@ class Resolver(DjangoModels, Metaclasses):
     def _index_lambda_spans(self, path: str, facts: FileFacts) -> None:
         for scope, first, last in facts.lambdas:
             self._lambda_spans[symbol_id(path, scope)].append((first, last))
+
+    def _index_loops(self, path: str, facts: FileFacts) -> None:
+        """The outermost loops of each scope: they are disjoint, and the one around a line
+        is where everything a later assignment can bring around to it stands."""
+        for scope, first, last in facts.loops:  # in order of their first lines
+            firsts, lasts = self._loops.setdefault(symbol_id(path, scope), ([], []))
+            if not lasts or first > lasts[-1]:
+                firsts.append(first)
+                lasts.append(last)
 
     def _in_lambda(self, scope_id: str, line: int) -> bool:
         """Whether ``line`` of a function may be in a lambda's body (run whenever it is called)."""
@@ -856,32 +884,35 @@ class Resolver(DjangoModels, Metaclasses):
                     return None
                 if name in scope.names:
                     sources = scope.names[name]
-                    live = self._live_at(sources, line) if ordered else self.settled(scope, name, scope_id)
+                    live = self._live_at(sources, line, scope.id) if ordered else self.settled(scope, name, scope_id)
                     return (sources, scope, False) if live is None else (live, scope, True)
             ordered = ordered and scope.kind in ("module", "class")
             first = False
             scope = self.scopes.get(scope.parent) if scope.parent else None
         return None
 
-    def _live_at(self, sources: list[object], line: int) -> list[object] | None:
+    def _live_at(self, sources: list[object], line: int, scope_id: str) -> list[object] | None:
         """The sources of a name that can be bound at ``line`` of their scope; None for all of them.
 
         The last source before the line that always runs (an assignment, import or
         definition outside any branch or loop of the scope) hides what came before it;
         ``try: from a import X`` / ``except ImportError: class X`` hide nothing. A
-        conditional assignment after the line may be in a loop around it and stays;
-        nothing else after it can be reached. With nothing before the line (a name Python
-        would not find yet, or a line the facts do not order), every source stays.
+        conditional assignment after the line stays when a loop of ``scope_id`` holds
+        both (the next round brings it around); nothing else after it can be reached.
+        With nothing before the line (a name Python would not find yet, or a line the
+        facts do not order), every source stays.
         """
         if len(sources) < 2:
             return None
-        return self._timeline(sources).live_at(line)
+        return self._timeline(sources, scope_id).live_at(line)
 
-    def _timeline(self, sources: list[object]) -> _Timeline:
-        """The order of a name's sources, computed once per name (reads ask it per use)."""
+    def _timeline(self, sources: list[object], scope_id: str) -> _Timeline:
+        """The order of a name's sources in their scope, computed once per name (reads ask it
+        per use)."""
         timeline = self._timelines.get(id(sources))
         if timeline is None or timeline.sources is not sources:
-            timeline = self._timelines[id(sources)] = _Timeline(sources, self._source_span, self._hides)
+            loops = self._loops.get(scope_id, NO_LOOPS)
+            timeline = self._timelines[id(sources)] = _Timeline(sources, self._source_span, self._hides, loops)
         return timeline
 
     def _source_span(self, src: object) -> tuple[int, int] | None:
@@ -932,14 +963,14 @@ class Resolver(DjangoModels, Metaclasses):
         key = (scope.id, name, via if via is not None and lines else "")
         if key not in self._settled_memo:
             ends = [scope.definition.end_line + 1, *lines]
-            self._settled_memo[key] = self._live_at_any(sources, ends)
+            self._settled_memo[key] = self._live_at_any(sources, ends, scope.id)
         return self._settled_memo[key]
 
-    def _live_at_any(self, sources: list[object], lines: list[int]) -> list[object] | None:
+    def _live_at_any(self, sources: list[object], lines: list[int], scope_id: str) -> list[object] | None:
         """The sources that can be bound at one of the lines; None for all of them."""
         seen: set[int] = set()
         for line in lines:
-            live = self._live_at(sources, line)
+            live = self._live_at(sources, line, scope_id)
             if live is None:
                 return None
             seen |= {id(src) for src in live}
@@ -1401,7 +1432,7 @@ class Resolver(DjangoModels, Metaclasses):
         if scope is None or scope.kind not in ("function", "method") or base in scope.params:
             return self.resolve(expr, scope_id)
         sources = scope.names.get(base)
-        if not sources or len(sources) < 2 or not self._timeline(sources).assigned_only:
+        if not sources or len(sources) < 2 or not self._timeline(sources, scope_id).assigned_only:
             return self.resolve(expr, scope_id)
         live: list[object] | None
         if self._in_lambda(scope_id, line):
@@ -1409,8 +1440,8 @@ class Resolver(DjangoModels, Metaclasses):
             kept: list[object] = list(_live_bindings([b for b in sources if isinstance(b, Binding)], line))
             live = None if len(kept) == len(sources) else kept
         else:
-            # an assignment after the line, outside any branch or loop, never reaches it
-            live = self._live_at(sources, line)
+            # an assignment after the line reaches it only from a loop around both
+            live = self._live_at(sources, line, scope_id)
         if live is None:
             return self.resolve(expr, scope_id)
         vals = self._resolve_sources(live, scope)

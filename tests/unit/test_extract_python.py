@@ -285,6 +285,22 @@ def test_lambdas_are_recorded_with_their_scope_and_lines() -> None:
     assert facts.lambdas == (("", 2, 2), ("Box::sort", 6, 7), ("Box::sort", 8, 8))
 
 
+def test_loops_are_recorded_with_their_scope_and_lines() -> None:
+    source = """
+        for name in names:
+            pass
+
+        async def pump(queue):
+            while True:
+                async for item in queue:
+                    handle(item)
+            total = [x for x in queue]
+        """
+    facts = extract(textwrap.dedent(source).encode(), "python")
+    # a comprehension's loop is not a statement: nothing after it comes around to it
+    assert facts.loops == (("", 2, 3), ("pump", 6, 8), ("pump", 7, 8))
+
+
 def test_async_is_recorded() -> None:
     found = defs("async def a(): ...\ndef b(): ...\nclass C:\n    async def m(self): ...\n")
     assert (found["a"].is_async, found["b"].is_async, found["C::m"].is_async) == (True, False, True)

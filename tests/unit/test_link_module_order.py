@@ -43,6 +43,12 @@ MODULE_CASES = {
     "swapped": ("f, g = a, b\nf, g = g, f\nf()\n", {"b"}),
     "rebound in an if": ("f = a\nif flag:\n    f = b\nf()\n", {"a", "b"}),
     "rebound in a loop after the call": ("f = a\nfor _ in range(2):\n    f()\n    f = b\n", {"a", "b"}),
+    "rebound in a while loop after the call": (
+        "f = a\nwhile flag:\n    f()\n    if flag:\n        f = b\n", {"a", "b"}
+    ),
+    # a branch after the call, in no loop around it, runs after the call whatever it does
+    "rebound in an if after the call": ("f = a\nf()\nif flag:\n    f = b\n", {"a"}),
+    "rebound in a loop after the call's": ("f = a\nf()\nfor _ in range(2):\n    f = b\n", {"a"}),
     "a def hides an earlier binding": ("f = a\ndef f():\n    pass\nf()\n", {"f"}),
     "a def in a branch hides nothing": ("f = a\nif flag:\n    def f():\n        pass\nf()\n", {"a", "f"}),
     "an assignment hides a def": ("def f():\n    pass\nf = b\nf()\n", {"b"}),
@@ -79,12 +85,22 @@ def test_a_function_sees_what_the_module_bound_last(source: str, expected: set[s
 LOCAL_CASES = {
     "rebound": ("def run():\n    f = a\n    f = b\n    f()\n", {"b"}),
     "called between two bindings": ("def run():\n    f = a\n    f()\n    f = b\n", {"a"}),
-    # a branch or loop after the call is not known not to be around it: it stays
+    # a branch after the call reaches it only when a loop holds both
     "called between, rebound in an if after": (
-        "def run(flag):\n    f = a\n    f()\n    if flag:\n        f = b\n", {"a", "b"}
+        "def run(flag):\n    f = a\n    f()\n    if flag:\n        f = b\n", {"a"}
     ),
     "rebound in a loop after the call": (
         "def run():\n    f = a\n    for _ in range(2):\n        f()\n        f = b\n", {"a", "b"}
+    ),
+    "rebound in a nested loop after the call": (
+        "def run(xs):\n    f = a\n    while xs:\n        f()\n        for x in xs:\n            f = b\n", {"a", "b"}
+    ),
+    "rebound in a later loop": (
+        "def run(xs):\n    f = a\n    for x in xs:\n        f()\n    for x in xs:\n        f = b\n", {"a"}
+    ),
+    "rebound in a loop of a nested function": (
+        "def run(xs):\n    f = a\n    def g():\n        for x in xs:\n            f()\n    f()\n"
+        "    if xs:\n        f = b\n", {"a"}
     ),
     "a value read at its own line": ("def run():\n    f = a\n    f = f.__call__\n    f()\n", set()),
     # a lambda runs when called: after the rebinding, whatever its line
