@@ -34,6 +34,8 @@ class Metaclasses:
 
         def _note(self, read: tuple[str, str]) -> None: ...
 
+        def met_cycle(self) -> None: ...
+
         def resolve(self, expr: str | None, scope_id: str) -> Values | None: ...
 
         def resolve_at(self, expr: str, scope_id: str, line: int) -> Values | None: ...
@@ -77,6 +79,7 @@ class Metaclasses:
         metaclass is inherited; Python's pick of the most derived one is not modelled)."""
         key = ("<metaclass>", class_id)
         if key in self._active:
+            self.met_cycle()
             return []
         self._active.add(key)
         try:

@@ -1249,6 +1249,7 @@ class Resolver(DjangoModels, Metaclasses):
             return None  # a call of a call's result, an element, ...
         key = ("<through>", f"{scope.id}@{line}:{value}")
         if key in self._active or len(self._active) > MAX_DEPTH:
+            self.met_cycle()
             return None  # functions returning each other's calls: resolve as any expression
         self._active.add(key)
         try:
@@ -1458,6 +1459,7 @@ class Resolver(DjangoModels, Metaclasses):
             return hit[0]
         active = (expr, f"{scope_id}@{line}")
         if active in self._active:
+            self.met_cycle()
             return {}
         if len(self._active) > MAX_DEPTH:
             self.truncated = True
@@ -1555,6 +1557,31 @@ class Resolver(DjangoModels, Metaclasses):
         self._wrappers.clear()
         self._registered.clear()
 
+    def met_cycle(self) -> None:
+        """An answer asked for while it is computed gets what is known so far: in the first
+        pass, what depends on it is resolved again in the second (as an answer reading a
+        parameter is), from where it is complete."""
+        if not self.param_masks:
+            self.touched_param = 1
+
+    def answers_reading_nothing(self) -> tuple[dict[Any, Any], ...]:
+        """The memoised answers that read no parameter, met no cycle and were not cut short
+        (see ``keep``): what arguments flow cannot change them."""
+        return tuple(
+            {key: hit for key, hit in memo.items() if not hit[1] and not (memo is self._memo and hit[2])}
+            for memo in self._memos()
+        )
+
+    def keep(self, answers: tuple[dict[Any, Any], ...]) -> None:
+        """Memoise again what ``answers_reading_nothing`` gave (``forget`` dropped it)."""
+        for memo, kept in zip(self._memos(), answers, strict=True):
+            for key, hit in kept.items():
+                memo.setdefault(key, hit)
+
+    def _memos(self) -> tuple[dict[Any, Any], ...]:
+        """The memos whose answers carry the mask of the parameters they read (second item)."""
+        return self._memo, self._line_memo, self._members_memo, self._dispatch_memo
+
     def kept_mask(self, mask: int) -> int:
         """One object for equal masks: thousands of answers read the same parameters, and a
         mask of high bits takes a few kilobytes (Django's link kept 60 MB of copies)."""
@@ -1566,14 +1593,9 @@ class Resolver(DjangoModels, Metaclasses):
         """Drop the memoised answers that read a parameter of the mask ``params``, whose
         flows have grown; the rest hold. Which class each outside store goes to stays as
         ``collect_stores`` decided it (deciding it again changed no edge of Django's)."""
-        for key in _reading(self._memo, params):
-            del self._memo[key]
-        for line_key in _reading(self._line_memo, params):
-            del self._line_memo[line_key]
-        for member_key in _reading(self._members_memo, params):
-            del self._members_memo[member_key]
-        for dispatch_key in _reading(self._dispatch_memo, params):
-            del self._dispatch_memo[dispatch_key]
+        for memo in self._memos():
+            for key in _reading(memo, params):
+                del memo[key]
         self._refreshed.clear()
         self._wrappers.clear()
         self._registered.clear()
@@ -1590,6 +1612,7 @@ class Resolver(DjangoModels, Metaclasses):
                 return hit[0]
             self._refreshed.add(key)
         if key in self._active:
+            self.met_cycle()
             return {}
         if len(self._active) > MAX_DEPTH:
             self.truncated = True  # a chain this long is not knowledge either
@@ -2373,6 +2396,7 @@ class Resolver(DjangoModels, Metaclasses):
         if kind == "R":
             key = ("R." + attr, val[1])
             if key in self._active:  # a property returning itself, directly or not
+                self.met_cycle()
                 return {}
             self._active.add(key)
             try:

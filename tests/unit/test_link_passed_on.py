@@ -111,6 +111,21 @@ def test_only_the_answers_that_read_a_grown_parameter_are_computed_again() -> No
     assert 0 < again < (before // 4)
 
 
+def test_the_second_pass_keeps_the_answers_that_read_no_parameter_and_met_no_cycle() -> None:
+    cycle = "def first():\n    pass\n\nx = first\nif flag:\n    x = y\ny = x\ny()\n"
+    linker = _Linker(facts({"a.py": HELPERS, "b.py": CALLERS, "c.py": cycle}))
+    sites = linker.sites()
+    results, revisit = linker.first_pass(sites)
+    memo = linker.r._memo
+    settled, through_parameter, in_cycle = ("Response", "b.py::handle"), ("func", "a.py::call_with"), ("x", "c.py")
+    before = {key: memo[key] for key in (settled, through_parameter, in_cycle)}
+    linker.second_pass(sites, results, revisit)
+    # arguments flowing cannot change the first; the others are computed again when asked
+    assert memo[settled] is before[settled]
+    assert memo.get(through_parameter) is not before[through_parameter]
+    assert memo.get(in_cycle) is not before[in_cycle]
+
+
 def _relay(levels: int) -> str:
     """``s0(s1)``: s0 calls s1 with s2, s1 calls s2 with s3, ...: each level's call is
     found one pass after the one before it."""
