@@ -372,10 +372,10 @@ class _Linker:
             return {}
         # arguments flow into parameters: a second pass sees what the first one found
         self.r.param_masks = True  # which parameters each answer read: see pass_on
-        kept = self.r.answers_reading_nothing()
+        kept = self.r.put_aside()
         self.r.forget()
-        self.r.collect_stores()
-        self.r.keep(kept)
+        self.r.collect_stores()  # from an empty memo, as in the first pass
+        self.r.take_back(kept)
         return self._resolve_again(sites, results, revisit, watch)
 
     def pass_on(

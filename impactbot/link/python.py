@@ -1564,19 +1564,20 @@ class Resolver(DjangoModels, Metaclasses):
         if not self.param_masks:
             self.touched_param = 1
 
-    def answers_reading_nothing(self) -> tuple[dict[Any, Any], ...]:
-        """The memoised answers that read no parameter, met no cycle and were not cut short
-        (see ``keep``): what arguments flow cannot change them."""
-        return tuple(
-            {key: hit for key, hit in memo.items() if not hit[1] and not (memo is self._memo and hit[2])}
-            for memo in self._memos()
-        )
+    def put_aside(self) -> tuple[dict[Any, Any], ...]:
+        """The memos, replaced by empty ones (see ``take_back``)."""
+        memos = self._memos()
+        self._memo, self._line_memo, self._members_memo, self._dispatch_memo = {}, {}, {}, {}
+        return memos
 
-    def keep(self, answers: tuple[dict[Any, Any], ...]) -> None:
-        """Memoise again what ``answers_reading_nothing`` gave (``forget`` dropped it)."""
-        for memo, kept in zip(self._memos(), answers, strict=True):
-            for key, hit in kept.items():
-                memo.setdefault(key, hit)
+    def take_back(self, memos: tuple[dict[Any, Any], ...]) -> None:
+        """Memoise again, of what ``put_aside`` gave, the answers that read no parameter,
+        met no cycle and were not cut short: what arguments flow cannot change them."""
+        for memo in memos:
+            cut_short = memo is memos[0]  # only the main memo keeps such answers
+            for key in [key for key, hit in memo.items() if hit[1] or (cut_short and hit[2])]:
+                del memo[key]
+        self._memo, self._line_memo, self._members_memo, self._dispatch_memo = memos
 
     def _memos(self) -> tuple[dict[Any, Any], ...]:
         """The memos whose answers carry the mask of the parameters they read (second item)."""
