@@ -206,7 +206,7 @@ class BindingFacts(KeyedFacts):
             first = child(node, 0)
             is_async = first is not None and first.kind_id in self.e.async_token
             self._op(node.start_byte, right, "__aiter__" if is_async else "__iter__", node)
-            pairs = x.bind(left, elements(x.values(right)))
+            pairs = x.bind_iteration(left, right)
             self._bind(node, self.scope_at(node.start_byte), pairs, "for")
 
     def _withs(self) -> None:

@@ -146,6 +146,11 @@ def element_at(values: Values, index: int) -> Values:
     return out or [("", None)]
 
 
+# builtins iterating several iterables in step (see ``Expressions.bind_iteration``)
+_ZIPPING = frozenset({b"enumerate", b"zip"})
+COUNT: Values = [("", "<builtin:int>()")]  # what enumerate counts with
+
+
 def _prefixed(prefix: str, values: Values) -> Values:
     return [(prefix + suffix, value) for suffix, value in values]
 
@@ -293,6 +298,56 @@ class Expressions:
             inner = self.named(target)
             return self.bind(inner[0], values) if len(inner) == 1 else []
         return []
+
+    def bind_iteration(self, target: Node, iterable: Node) -> Values:
+        """(target expr, value) pairs for ``for target in iterable``.
+
+        ``enumerate(xs)`` and ``zip(xs, ys)`` give tuples whose items are a count and
+        the elements of their arguments, in order: ``for i, x in enumerate(xs)`` binds
+        ``x`` to an element of ``xs`` (and ``i`` to an int), as ``for x in xs`` would;
+        ``map(f, xs)`` gives what ``f`` returns.
+        """
+        iterable = self.unwrapped(iterable)
+        mapped = self._mapped(iterable)
+        if mapped is not None:
+            return self.bind(target, [("", f"{mapped}()")])
+        items = self._zipped(iterable)
+        if items is not None and target.kind_id in self._unpack:
+            parts = self.named(target)
+            if len(parts) == len(items) and not any(part.kind_id in self._splat for part in parts):
+                out: Values = []
+                for part, item in zip(parts, items, strict=True):
+                    out.extend(self.bind(part, COUNT if item is None else elements(self.values(item))))
+                return out
+        return self.bind(target, elements(self.values(iterable)))
+
+    def _mapped(self, node: Node) -> str | None:
+        """``f`` of ``map(f, xs)`` when it is a name or an attribute; None otherwise."""
+        function = node.child_by_field_id(self._f_function) if node.kind_id == self._call else None
+        arguments = node.child_by_field_id(self._f_arguments) if function is not None else None
+        if function is None or arguments is None or function.text != b"map":
+            return None
+        args = self.named(arguments)
+        if len(args) < 2 or args[0].kind_id not in (self._identifier, self._attribute):
+            return None
+        return self.expr(args[0])
+
+    def _zipped(self, node: Node) -> list[Node | None] | None:
+        """The iterables of ``zip(a, b)``, or ``[None, a]`` for ``enumerate(a)`` (None for
+        the count); None for any other expression."""
+        if node.kind_id != self._call:
+            return None
+        function = node.child_by_field_id(self._f_function)
+        arguments = node.child_by_field_id(self._f_arguments)
+        if function is None or arguments is None or function.text not in _ZIPPING:
+            return None
+        args = self.named(arguments)
+        if any(a.kind_id in self._splat or a.kind_id in self._dict_splat for a in args):
+            return None
+        positional = [a for a in args if a.kind_id not in self._keyword]
+        if function.text == b"zip":
+            return list(positional) or None
+        return [None, positional[0]] if positional and positional[0] is args[0] else None
 
     def _unpacked(self, parts: list[Node], values: Values) -> Values:
         """``a, *rest, z = v``: ``a`` is ``v[0]``, ``z`` is ``v[-1]``, ``rest`` a new list of the others."""

@@ -3137,6 +3137,9 @@ _CONTAINER_READS = {
     (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",),
     (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
     (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
+    # `sorted(d.items())`, `list(d.values())`: a new list of what iterating the view gives
+    (".values", "()", ".__iter__", "()", "[]"): ("[]",), (".items", "()", ".__iter__", "()", "[]", "[]"): ("[]",),
+    (".items", "()", ".__iter__", "()", "[]"): ("[]",),
     (".__next__", "()"): ("[]",),  # `next(it)` of an iterator declared `Iterator[T]`
     ("._replace", "()"): (),  # a named tuple's copy with fields replaced: of the same class
     ("._make", "()"): ("()",),  # `Point._make(row)`: a Point, as `Point(*row)` makes

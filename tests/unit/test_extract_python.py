@@ -1153,6 +1153,34 @@ def test_loops_and_comprehensions_bind_elements() -> None:
     ]
 
 
+def test_enumerate_zip_and_map_bind_each_target_to_what_gives_it() -> None:
+    source = """
+        def walk(rows, names, hooks):
+            for i, row in enumerate(rows, start=1):
+                pass
+            for name, (a, b) in zip(names, hooks.items(), strict=True):
+                pass
+            for pair in enumerate(rows):
+                pass
+            for x, y in zip(*rows):
+                pass
+            for parsed in map(parsers.parse, rows):
+                pass
+        """
+    assert binds(source) == [
+        ("walk", "i", "<builtin:int>()", "for"),
+        ("walk", "row", "rows[]", "for"),
+        ("walk", "name", "names[]", "for"),
+        ("walk", "a", "hooks.items()[][0]", "for"),
+        ("walk", "b", "hooks.items()[][1]", "for"),
+        # one target for the tuples, or arguments it cannot tell apart: as for any call
+        ("walk", "pair", "enumerate()[]", "for"),
+        ("walk", "x", "zip()[][0]", "for"),
+        ("walk", "y", "zip()[][1]", "for"),
+        ("walk", "parsed", "parsers.parse()", "for"),
+    ]
+
+
 def test_with_and_except_bind_what_they_produce() -> None:
     source = """
         def run():
