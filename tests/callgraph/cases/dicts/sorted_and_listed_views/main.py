@@ -15,7 +15,7 @@ AUDITORS = {"main": audit}
 
 
 def fire_all():
-    for name, handler in sorted(HANDLERS.items()):
+    for _name, handler in sorted(HANDLERS.items()):
         handler()
 
 

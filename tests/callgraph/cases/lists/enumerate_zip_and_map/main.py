@@ -25,7 +25,7 @@ def run_all():
 
 
 def check_all(labels):
-    for label, (check, transform) in zip(labels, [(Check(), normalise), (Check(), shout)]):
+    for label, (check, transform) in zip(labels, [(Check(), normalise), (Check(), shout)], strict=True):
         check.verify(transform(label))
 
 
