@@ -626,10 +626,27 @@ class _Linker:
             self.r.param_flow[key].append(flow)
 
     def flows(self, path: str, site: CallSite, targets: Sequence[Target]) -> list[Flow]:
-        """What a site passes to the parameters of these targets."""
+        """What a site passes to the parameters of these targets, and of the overrides a
+        crowded dispatch leaves out of them (see ``Resolver.overriders``)."""
         if not site.args and not site.kwargs and not any(self.takes_class(t.id) for t in targets):
             return []
+        targets = [*targets, *self._overriding(path, site, targets)]
         return site_flows(path, site, targets, self.params_of, self.takes_class)
+
+    def _overriding(self, path: str, site: CallSite, targets: Sequence[Target]) -> list[Target]:
+        """The overrides of the method ``obj.m(...)`` calls that a crowded dispatch left out."""
+        receiver, _, attr = (site.callee or "").rpartition(".")
+        if not receiver or not attr.isidentifier() or site.kind != "call":
+            return []
+        if attr not in self.r.crowded_names():
+            return []
+        vals = self.r.resolve_at(receiver, symbol_id(path, site.scope), site.line) or {}
+        reached = {t.id for t in targets}
+        return [
+            Target(method_id, True, True)
+            for val in vals if val[0] == "IS"
+            for method_id in self.r.overriders(val[1], attr) if method_id not in reached
+        ]
 
     def takes_class(self, callee_id: str) -> bool:
         """Whether a call passes its receiver's class as the callee's first argument (a classmethod)."""

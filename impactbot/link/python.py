@@ -505,6 +505,8 @@ class Resolver(DjangoModels, Metaclasses):
         self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, int]] = {}
         self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, int]] = {}
         self._building_subclasses = False
+        self._overriders: dict[tuple[str, str], list[str]] = {}  # see overriders
+        self._crowded_names: frozenset[str] | None = None
         self._active: set[tuple[str, str]] = set()
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
         self._sites_by_scope: dict[tuple[str, str], list[CallSite]] | None = None  # calls, for ``passed_through``
@@ -2443,6 +2445,43 @@ class Resolver(DjangoModels, Metaclasses):
             if len(out) > MAX_VALUES:
                 return {}  # dispatch to that many classes says nothing: keep the declared one only
         return out
+
+    def overriders(self, class_id: str, attr: str) -> list[str]:
+        """The methods named ``attr`` that subclasses of a class define, when there are too
+        many for a call through its instances to be linked to them (``MAX_VALUES`` or
+        more: with the class's own, the call has more candidates than it links); [] when
+        there are fewer.
+
+        A call through an instance reaches one of them, which one is not told: no edge
+        goes to any, but each gets the call's arguments (a template method's overrides,
+        ``add_arguments(self, parser)`` in a hundred commands, still know what their
+        parameters hold). Told by the class hierarchy alone, whatever order calls come in.
+        """
+        key = (class_id, attr)
+        found = self._overriders.get(key)
+        if found is None:
+            found = [
+                method_id for sub in self.subclasses().get(class_id, ())
+                if (method_id := self._own_method(sub, attr)) is not None
+            ]
+            found = self._overriders[key] = found if len(found) >= MAX_VALUES else []
+        return found
+
+    def crowded_names(self) -> frozenset[str]:
+        """Names that ``MAX_VALUES`` or more methods have: the only ones ``overriders`` can give."""
+        if self._crowded_names is None:
+            counts: dict[str, int] = defaultdict(int)
+            for scope in self.scopes.values():
+                if scope.kind == "method" and scope.method_kind == "method" and scope.definition is not None:
+                    counts[scope.definition.name] += 1
+            self._crowded_names = frozenset(name for name, n in counts.items() if n >= MAX_VALUES)
+        return self._crowded_names
+
+    def _own_method(self, class_id: str, attr: str) -> str | None:
+        """The plain method ``attr`` a class defines in its own body, if it does."""
+        method_id = f"{class_id}::{attr}"
+        scope = self.scopes.get(method_id)
+        return method_id if scope is not None and scope.kind == "method" and scope.method_kind == "method" else None
 
     def implementers(self, class_id: str) -> list[str]:
         """The classes of the repository a ``typing.Protocol`` describes without deriving
