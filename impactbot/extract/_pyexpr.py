@@ -317,7 +317,8 @@ class Expressions:
             if len(parts) == len(items) and not any(part.kind_id in self._splat for part in parts):
                 out: Values = []
                 for part, item in zip(parts, items, strict=True):
-                    out.extend(self.bind(part, COUNT if item is None else elements(self.values(item))))
+                    # each item is iterated in turn: `enumerate(zip(xs, ys))` pairs up again
+                    out.extend(self.bind(part, COUNT) if item is None else self.bind_iteration(part, item))
                 return out
         return self.bind(target, elements(self.values(iterable)))
 

@@ -1166,6 +1166,8 @@ def test_enumerate_zip_and_map_bind_each_target_to_what_gives_it() -> None:
                 pass
             for parsed in map(parsers.parse, rows):
                 pass
+            for n, (left, right) in enumerate(zip(names, rows)):
+                pass
         """
     assert binds(source) == [
         ("walk", "i", "<builtin:int>()", "for"),
@@ -1178,6 +1180,9 @@ def test_enumerate_zip_and_map_bind_each_target_to_what_gives_it() -> None:
         ("walk", "x", "zip()[][0]", "for"),
         ("walk", "y", "zip()[][1]", "for"),
         ("walk", "parsed", "parsers.parse()", "for"),
+        ("walk", "n", "<builtin:int>()", "for"),
+        ("walk", "left", "names[]", "for"),
+        ("walk", "right", "rows[]", "for"),
     ]
 
 
