@@ -264,10 +264,11 @@ def _cache_rows(bot: Impactbot, scratch: Path, repeat: int, log: Log, *, semanti
     def cold_cache(i: int) -> Path:
         return _fresh(scratch / f"{tag}cache-cold-{i}")
 
-    warm = scratch / f"{tag}cache-cold-{repeat - 1}"  # the last cold run's cache
     cold = run_step(bot, Step("cold" + suffix, "main..feature", semantic, cold_cache), repeat, log)
     if cold.problem:
         return [cold]
+    # the last cold run's cache (a slow first run is not repeated)
+    warm = scratch / f"{tag}cache-cold-{max(cold.runs, 1) - 1}"
     warm_row = run_step(bot, Step("warm" + suffix, "main..feature", semantic, lambda _: warm), repeat, log)
     if semantic:
         return [cold, warm_row]
