@@ -30,6 +30,7 @@ from impactbot.link.python import (
     ITERATOR_NEXT,
     PROPERTY_DECORATORS,
     RESOLUTION_RECURSION_LIMIT,
+    SPREAD,
     TRANSPARENT_DECORATORS,
     Defn,
     Resolver,
@@ -197,6 +198,8 @@ def site_flows(
             name = positional_param(params, i + offset, site.star)
             if arg is not None and name is not None:
                 out.append(((t.id, name), (arg, scope)))
+                if name.endswith("[]"):  # and at its place among them: `args[1]` is the second
+                    out.append(((t.id, f"{name[:-2]}[{i + offset - _var_index(params)}]"), (arg, scope)))
         for keyword, arg in site.kwargs:
             if arg is None:
                 continue
@@ -205,8 +208,16 @@ def site_flows(
                 flows = _unpacked_flows(params, len(args) + offset, set(site.keywords), keyword, arg, forwarded)
                 out.extend(((t.id, p), (elem, scope)) for p, elem in flows)
             else:
-                out.append(((t.id, keyword_param(params, keyword)), (arg, scope)))
+                name = keyword_param(params, keyword)
+                out.append(((t.id, name), (arg, scope)))
+                if name.endswith("[]"):  # and under its keyword: `kwargs["cb"]`
+                    out.append(((t.id, f'{name[:-2]}["{keyword}"]'), (arg, scope)))
     return out
+
+
+def _var_index(params: tuple[Param, ...]) -> int:
+    """The position of the ``*args`` parameter (the count of those before it)."""
+    return next(i for i, p in enumerate(params) if p.kind == "var_positional")
 
 
 def _forwarded(caller: tuple[Param, ...] | None, star: str, unpacked: str) -> bool:
@@ -224,14 +235,20 @@ def _unpacked_flows(
     element (``xs[0]``, ``opts["p"]``; see ``Resolver.resolve``'s ``<key:`` form), and
     nothing when it lacks it: the bag of a container that may change holds too much to
     give every parameter all of it. The caller's own ``*args``/``**kwargs`` pass their
-    elements on to the callee's.
+    elements on to the callee's, and to each named parameter the element at its place
+    or under its name (``def outer(*args): inner(*args)`` gives ``inner(f)`` what
+    ``outer(a)`` passed first).
     """
     var_kind = "var_positional" if star == "*" else "var_keyword"
     for j, p in enumerate(params):
         if p.kind == var_kind and forwarded:
+            # the caller's elements, at places or under keys this call does not show
             yield p.name + "[]", f"{unpacked}[]"
-        if forwarded or p.name in keywords:
+            yield p.name + SPREAD, f"{unpacked}[]"
+        if p.name in keywords:
             continue
+        # the element at that place or key, never the bag (see Resolver._keyed): a
+        # forwarded parameter's elements forwarded in turn have lost their places
         if star == "*" and j >= first and p.kind in ("positional", "positional_only"):
             yield p.name, f"<key:{unpacked}[{j - first}]>"
         elif star == "**" and j >= first and p.kind in ("positional", "keyword_only"):

@@ -228,6 +228,9 @@ def keys_read(name: str) -> str | None:
     return name[: name.rindex("[")] + "[*]"
 
 
+# what `*args`/`**kwargs` get at places or under keys the call does not show (forwarded
+# from a caller's own): its elements are not told apart by place or key (see _keyed)
+SPREAD = "[?]"
 PARAM_BITS = 4096  # bits of a mask: wider ones take more memory, narrower ones share bits more
 
 
@@ -248,6 +251,11 @@ _K = TypeVar("_K")
 def _reading(memo: Mapping[_K, tuple[Any, ...]], params: int) -> list[_K]:
     """The keys of a memo whose answers read a parameter of the mask (the second item)."""
     return [key for key, hit in memo.items() if hit[1] & params]
+
+
+def _constant_key(op: str) -> bool:
+    """``[0]``, ``[2]`` or ``["k"]``: a place from the start or a string key (not ``[-1]``)."""
+    return op[1:-1].isdigit() or (len(op) > 4 and op[1] == '"' and op[-2] == '"')
 
 
 def _is_element(op: str) -> bool:
@@ -1806,6 +1814,8 @@ class Resolver(DjangoModels, Metaclasses):
         scope = self._binder(base, scope_id)
         if scope is None:
             return None
+        if base in scope.collecting and ops and _constant_key(ops[0]) and base + ops[0] not in scope.names:
+            return self._passed_at(scope, base, ops[0])
         name, used = base, 0
         for op in ops:
             if not _is_element(op):
@@ -1826,6 +1836,16 @@ class Resolver(DjangoModels, Metaclasses):
         if not used:
             return None
         return self._resolve_sources(scope.names[name], scope), used
+
+    def _passed_at(self, scope: Scope, name: str, key: str) -> tuple[Values, int] | None:
+        """``args[1]`` or ``kwargs["cb"]`` of a function's own ``*args``/``**kwargs``: what
+        calls passed at that place or under that keyword; None (the bag answers) when some
+        call forwarded elements whose places or keys it does not show."""
+        self.touched_param |= param_bit(scope.id, name + SPREAD) if self.param_masks else 1
+        self._note((scope.id, "@" + name + SPREAD))
+        if self.param_flow.get((scope.id, name + SPREAD)):
+            return None
+        return self._param_values(scope, name + key), 1
 
     def _has_keys(self, scope: Scope, name: str) -> bool:
         """Whether ``name`` has keyed bindings in the scope (``name["a"]``, ``name[0]``)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers.linking import derived_from, facts
+from helpers.linking import assert_derived_both_ways, derived_from, facts
 
 from impactbot.link import link
 from impactbot.model import LinkedGraph
@@ -75,3 +75,41 @@ def test_a_derived_graph_follows_a_renamed_parameter() -> None:
     assert called_by(graph, "m.py::run") == {"m.py::save"}
     assert derived == link(new)
     assert called_by(derived, "m.py::run") == set()
+
+
+def test_forwarded_arguments_give_each_named_parameter_its_place_or_keyword() -> None:
+    by_place = "def relay(*args):\n    return run(*args)\n\nrelay(load, save)\n"
+    assert called_by_run(by_place) == {"m.py::load"}
+    by_keyword = "def relay(**kw):\n    return run(**kw)\n\nrelay(other=load, handler=save)\n"
+    assert called_by_run(by_keyword) == {"m.py::save"}
+    after_a_named_one = "def relay(first, *args):\n    return run(*args)\n\nrelay(load, save)\n"
+    assert called_by_run(after_a_named_one) == {"m.py::save"}
+
+
+def test_a_function_reads_its_own_args_and_kwargs_by_place_and_keyword() -> None:
+    graph = link(facts({"m.py": HANDLERS + """
+def pick(*args, **kwargs):
+    args[1]()
+    kwargs["done"]()
+
+pick(save, load, done=save, other=load)
+"""}))
+    assert called_by(graph, "m.py::pick") == {"m.py::load", "m.py::save"}
+    only_second = link(facts({"m.py": HANDLERS + "def pick(*args):\n    args[1]()\n\npick(save, load)\n"}))
+    assert called_by(only_second, "m.py::pick") == {"m.py::load"}
+
+
+def test_arguments_forwarded_twice_have_lost_their_places() -> None:
+    # the middle function's elements come from a forward: no place is told, so no
+    # named parameter gets any of them (and a read by place gets them all)
+    twice = "def middle(*args):\n    return run(*args)\n\ndef relay(*args):\n    return middle(*args)\n\n"
+    assert called_by_run(twice + "relay(load, save)\n") == set()
+    graph = link(facts({"m.py": HANDLERS + twice.replace("return run(*args)", "return args[0]()")
+                        + "relay(load, save)\n"}))
+    assert called_by(graph, "m.py::middle") == {"m.py::load", "m.py::save"}
+
+
+def test_a_derived_graph_follows_a_forward_that_changes() -> None:
+    relay = "from m import run, save, load\n\ndef relay(*args):\n    return run(*args)\n\nrelay(load, save)\n"
+    assert_derived_both_ways({"m.py": HANDLERS}, "u.py", relay, relay.replace("relay(load, save)", "relay(save)"))
+    assert_derived_both_ways({"m.py": HANDLERS}, "u.py", relay, relay.replace("run(*args)", "run(save, *args)"))
