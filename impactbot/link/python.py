@@ -1814,7 +1814,7 @@ class Resolver(DjangoModels, Metaclasses):
         scope = self._binder(base, scope_id)
         if scope is None:
             return None
-        if base in scope.collecting and ops and _constant_key(ops[0]) and base + ops[0] not in scope.names:
+        if base in scope.collecting and ops and _constant_key(ops[0]) and not self._stored_into(scope, base):
             return self._passed_at(scope, base, ops[0])
         name, used = base, 0
         for op in ops:
@@ -1836,6 +1836,13 @@ class Resolver(DjangoModels, Metaclasses):
         if not used:
             return None
         return self._resolve_sources(scope.names[name], scope), used
+
+    @staticmethod
+    def _stored_into(scope: Scope, name: str) -> bool:
+        """Whether the body rebinds a parameter (``args = args[1:]``) or stores into it
+        (``kwargs["cb"] = f``): then what calls passed is not all it holds."""
+        prefix = name + "["
+        return any(n == name or n.startswith(prefix) for n in scope.names)
 
     def _passed_at(self, scope: Scope, name: str, key: str) -> tuple[Values, int] | None:
         """``args[1]`` or ``kwargs["cb"]`` of a function's own ``*args``/``**kwargs``: what

@@ -113,3 +113,12 @@ def test_a_derived_graph_follows_a_forward_that_changes() -> None:
     relay = "from m import run, save, load\n\ndef relay(*args):\n    return run(*args)\n\nrelay(load, save)\n"
     assert_derived_both_ways({"m.py": HANDLERS}, "u.py", relay, relay.replace("relay(load, save)", "relay(save)"))
     assert_derived_both_ways({"m.py": HANDLERS}, "u.py", relay, relay.replace("run(*args)", "run(save, *args)"))
+
+
+def test_args_rebound_or_stored_into_read_as_a_whole() -> None:
+    # what calls passed is no longer all the name holds, nor at the same places
+    source = "def pick(*args):\n    args = args[1:]\n    args[0]()\n\npick(save, load)\n"
+    rebound = link(facts({"m.py": HANDLERS + source}))
+    assert called_by(rebound, "m.py::pick") == {"m.py::save", "m.py::load"}
+    stored = link(facts({"m.py": HANDLERS + "def pick(**kw):\n    kw['cb'] = load\n    kw['cb']()\n\npick(cb=save)\n"}))
+    assert called_by(stored, "m.py::pick") == {"m.py::save", "m.py::load"}
