@@ -396,6 +396,9 @@ _STEP_OPS = frozenset({".__iter__", ".__next__"})
 # Dramatiq's `@actor`) is run through these methods of what the decorator returns
 TASK_DECORATORS = frozenset({"task", "shared_task", "periodic_task", "actor"})
 TASK_CALLS = frozenset({"delay", "apply_async", "s", "si", "signature", "apply", "send", "send_with_options"})
+# functools' caches: the wrapper they return has methods of its own
+CACHE_DECORATORS = frozenset({"cache", "lru_cache"})
+CACHE_METHODS = frozenset({"cache_clear", "cache_info", "cache_parameters"})
 
 
 def _is_task(definition: Definition | None) -> bool:
@@ -2375,6 +2378,8 @@ class Resolver(DjangoModels, Metaclasses):
                     # `send_email.delay(user.id)`: the task runs, with arguments a worker passes
                     # on (or a signature made now, called later): not checked for breaking
                     return {("UB", val[1]): True}
+                if attr in CACHE_METHODS and any(_decorator_name(d) in CACHE_DECORATORS for d in scope.decorators):
+                    return {EXTERNAL: False}  # `get_hashers.cache_clear()`: the cache wrapper's own
                 return {}
             hit = self.class_member(val[1], attr)
             if attr == "__class__" and kind in ("I", "IS") and (hit is None or hit[1] is None):

@@ -124,3 +124,29 @@ def use():
     graph = link(facts({"m.py": source}))
     assert not {e for e in graph.edges if e.source == "m.py::use"}
     assert dict(graph.unresolved) == {}
+
+
+def test_a_cached_function_s_cache_methods_are_functools_own() -> None:
+    source = """
+import functools
+
+@functools.lru_cache(maxsize=None)
+def settings():
+    return {}
+
+@functools.cache
+def hashers():
+    return []
+
+class Registry:
+    def cache_clear(self):
+        pass
+
+def reset():
+    settings.cache_clear()
+    hashers.cache_info()
+"""
+    graph = link(facts({"m.py": source}))
+    # outside calls: neither unresolved nor a guess at the one method of that name
+    assert not [e for e in graph.edges if e.source == "m.py::reset"]
+    assert not [k for k, n in graph.unresolved if k == "m.py::reset" and n]
