@@ -396,6 +396,9 @@ _STEP_OPS = frozenset({".__iter__", ".__next__"})
 # Dramatiq's `@actor`) is run through these methods of what the decorator returns
 TASK_DECORATORS = frozenset({"task", "shared_task", "periodic_task", "actor"})
 TASK_CALLS = frozenset({"delay", "apply_async", "s", "si", "signature", "apply", "send", "send_with_options"})
+# what Python gives every class, function or instance (a dict, a str) unless the repository
+# defines it: `self.__dict__.pop(k)`, `cls.__name__.lower()` are outside calls
+PYTHON_DATA = frozenset({"__dict__", "__name__", "__qualname__", "__module__", "__doc__", "__annotations__"})
 # functools' caches: the wrapper they return has methods of its own
 CACHE_DECORATORS = frozenset({"cache", "lru_cache"})
 CACHE_METHODS = frozenset({"cache_clear", "cache_info", "cache_parameters"})
@@ -2380,8 +2383,10 @@ class Resolver(DjangoModels, Metaclasses):
                     return {("UB", val[1]): True}
                 if attr in CACHE_METHODS and any(_decorator_name(d) in CACHE_DECORATORS for d in scope.decorators):
                     return {EXTERNAL: False}  # `get_hashers.cache_clear()`: the cache wrapper's own
-                return {}
+                return {EXTERNAL: False} if attr in PYTHON_DATA else {}
             hit = self.class_member(val[1], attr)
+            if hit is None and attr in PYTHON_DATA:
+                return {EXTERNAL: False}
             if attr == "__class__" and kind in ("I", "IS") and (hit is None or hit[1] is None):
                 return {("S" if kind == "I" else "CS", val[1]): False}  # not a property of its own
             instance = kind in ("I", "IS")

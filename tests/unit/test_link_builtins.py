@@ -150,3 +150,23 @@ def reset():
     # outside calls: neither unresolved nor a guess at the one method of that name
     assert not [e for e in graph.edges if e.source == "m.py::reset"]
     assert not [k for k, n in graph.unresolved if k == "m.py::reset" and n]
+
+
+def test_what_python_gives_every_object_is_outside_code() -> None:
+    source = """
+class Model:
+    def update(self, **values):
+        self.__dict__.update(values)
+
+    def label(self):
+        return type(self).__name__.lower()
+
+def describe(func):
+    return func.__qualname__.upper()
+"""
+    graph = link(facts({"m.py": source}))
+    linked = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    # `self.__dict__.update(...)` is dict's, not a guess at Model.update
+    assert ("m.py::Model::update", "m.py::Model::update") not in linked
+    unresolved = {k for k, n in graph.unresolved if n}
+    assert not unresolved & {"m.py::Model::update", "m.py::Model::label", "m.py::describe"}
