@@ -148,6 +148,7 @@ def element_at(values: Values, index: int) -> Values:
 
 # builtins iterating several iterables in step (see ``Expressions.bind_iteration``)
 _ZIPPING = frozenset({b"enumerate", b"zip"})
+_MAPPING = frozenset({b"map"})
 COUNT: Values = [("", "<builtin:int>()")]  # what enumerate counts with
 
 
@@ -324,11 +325,10 @@ class Expressions:
 
     def _mapped(self, node: Node) -> str | None:
         """``f`` of ``map(f, xs)`` when it is a name or an attribute; None otherwise."""
-        function = node.child_by_field_id(self._f_function) if node.kind_id == self._call else None
-        arguments = node.child_by_field_id(self._f_arguments) if function is not None else None
-        if function is None or arguments is None or function.text != b"map":
+        called = self._builtin_call(node, _MAPPING)
+        if called is None:
             return None
-        args = self.named(arguments)
+        args = called[1]
         if len(args) < 2 or args[0].kind_id not in (self._identifier, self._attribute):
             return None
         return self.expr(args[0])
@@ -336,19 +336,26 @@ class Expressions:
     def _zipped(self, node: Node) -> list[Node | None] | None:
         """The iterables of ``zip(a, b)``, or ``[None, a]`` for ``enumerate(a)`` (None for
         the count); None for any other expression."""
+        called = self._builtin_call(node, _ZIPPING)
+        if called is None:
+            return None
+        name, args = called
+        if any(a.kind_id in self._splat or a.kind_id in self._dict_splat for a in args):
+            return None
+        positional = [a for a in args if a.kind_id not in self._keyword]
+        if name == b"zip":
+            return list(positional) or None
+        return [None, positional[0]] if positional and positional[0] is args[0] else None
+
+    def _builtin_call(self, node: Node, names: frozenset[bytes]) -> tuple[bytes, list[Node]] | None:
+        """The name and the arguments of a call of one of ``names``; None for anything else."""
         if node.kind_id != self._call:
             return None
         function = node.child_by_field_id(self._f_function)
         arguments = node.child_by_field_id(self._f_arguments)
-        if function is None or arguments is None or function.text not in _ZIPPING:
+        if function is None or arguments is None or function.text not in names:
             return None
-        args = self.named(arguments)
-        if any(a.kind_id in self._splat or a.kind_id in self._dict_splat for a in args):
-            return None
-        positional = [a for a in args if a.kind_id not in self._keyword]
-        if function.text == b"zip":
-            return list(positional) or None
-        return [None, positional[0]] if positional and positional[0] is args[0] else None
+        return function.text or b"", self.named(arguments)
 
     def _unpacked(self, parts: list[Node], values: Values) -> Values:
         """``a, *rest, z = v``: ``a`` is ``v[0]``, ``z`` is ``v[-1]``, ``rest`` a new list of the others."""
