@@ -204,8 +204,7 @@ def site_flows(
             if arg is None:
                 continue
             if keyword in ("*", "**"):
-                forwarded = _forwarded(params_of(scope), keyword, arg)
-                flows = _unpacked_flows(params, len(args) + offset, set(site.keywords), keyword, arg, forwarded)
+                flows = _unpacked_flows(params, len(args) + offset, set(site.keywords), keyword, arg)
                 out.extend(((t.id, p), (elem, scope)) for p, elem in flows)
             else:
                 name = keyword_param(params, keyword)
@@ -220,29 +219,25 @@ def _var_index(params: tuple[Param, ...]) -> int:
     return next(i for i, p in enumerate(params) if p.kind == "var_positional")
 
 
-def _forwarded(caller: tuple[Param, ...] | None, star: str, unpacked: str) -> bool:
-    """Whether ``*args`` / ``**kwargs`` unpacks the caller's own parameter of that kind."""
-    kind = "var_positional" if star == "*" else "var_keyword"
-    return any(p.name == unpacked and p.kind == kind for p in caller or ())
-
-
 def _unpacked_flows(
-    params: tuple[Param, ...], first: int, keywords: set[str], star: str, unpacked: str, forwarded: bool
+    params: tuple[Param, ...], first: int, keywords: set[str], star: str, unpacked: str
 ) -> Iterator[tuple[str, str]]:
     """What ``f(a, *xs)`` or ``f(**opts)`` passes to each parameter it binds.
 
     A literal the file never changes but by constant keys gives each parameter its own
     element (``xs[0]``, ``opts["p"]``; see ``Resolver.resolve``'s ``<key:`` form), and
     nothing when it lacks it: the bag of a container that may change holds too much to
-    give every parameter all of it. The caller's own ``*args``/``**kwargs`` pass their
-    elements on to the callee's, and to each named parameter the element at its place
-    or under its name (``def outer(*args): inner(*args)`` gives ``inner(f)`` what
-    ``outer(a)`` passed first).
+    give every parameter all of it. The callee's own ``*args``/``**kwargs`` get all the
+    container's elements (``run(*steps)``: ``for s in fns`` in ``def run(*fns)`` sees
+    each step). The caller's own ``*args``/``**kwargs`` pass to each named parameter the
+    element at its place or under its name (``def outer(*args): inner(*args)`` gives
+    ``inner(f)`` what ``outer(a)`` passed first).
     """
     var_kind = "var_positional" if star == "*" else "var_keyword"
     for j, p in enumerate(params):
-        if p.kind == var_kind and forwarded:
-            # the caller's elements, at places or under keys this call does not show
+        if p.kind == var_kind:
+            # the container's elements (a forwarded parameter's: the caller's), at places
+            # or under keys this call does not show
             yield p.name + "[]", f"{unpacked}[]"
             yield p.name + SPREAD, f"{unpacked}[]"
         if p.name in keywords:

@@ -122,3 +122,18 @@ def test_args_rebound_or_stored_into_read_as_a_whole() -> None:
     assert called_by(rebound, "m.py::pick") == {"m.py::save", "m.py::load"}
     stored = link(facts({"m.py": HANDLERS + "def pick(**kw):\n    kw['cb'] = load\n    kw['cb']()\n\npick(cb=save)\n"}))
     assert called_by(stored, "m.py::pick") == {"m.py::save", "m.py::load"}
+
+
+def test_a_container_unpacked_into_args_or_kwargs_gives_them_all_its_elements() -> None:
+    # the callee's own *args/**kwargs hold every element, wherever the container came from
+    each = "def each(*fns):\n    for f in fns:\n        f()\n\n"
+    steps = "def steps():\n    xs = [save]\n    xs.append(load)\n    each(*xs)\n\nsteps()\n"
+    assert called_by(link(facts({"m.py": HANDLERS + each + steps})), "m.py::each") == {"m.py::save", "m.py::load"}
+    named = "def named(**fns):\n    for f in fns.values():\n        f()\n\nnamed(**{'a': save})\n"
+    assert called_by(link(facts({"m.py": HANDLERS + named})), "m.py::named") == {"m.py::save"}
+
+
+def test_elements_unpacked_into_args_have_no_place() -> None:
+    # `fns[1]` may be any of them: the call does not show where the container's elements land
+    source = "def second(*fns):\n    fns[1]()\n\ndef go(xs):\n    second(*xs)\n\ngo([save, load])\n"
+    assert called_by(link(facts({"m.py": HANDLERS + source})), "m.py::second") == {"m.py::save", "m.py::load"}
