@@ -2167,7 +2167,9 @@ class Resolver(DjangoModels, Metaclasses):
         ``sub.make()``, ``cls.make()``), which the link passes as the first parameter's flow.
 
         Like ``self``, it may be the owner or any subclass when a call's receiver is not
-        known (an alias, a module attribute) or no call of the repository reaches it.
+        known (an alias, a module attribute) or no call of the repository reaches it, or
+        when calls reach it through more classes than a value may list (a model base's
+        ``Model.construct()`` in every test): each is one of those.
         """
         self.touched_param |= param_bit(scope.id, name) if self.param_masks else 1
         flows = self.param_flow.get((scope.id, name), ())
@@ -2179,6 +2181,8 @@ class Resolver(DjangoModels, Metaclasses):
             _merge(vals, found, True)
         if not known:
             vals[("CS", owner)] = False
+        elif len(vals) > MAX_VALUES:
+            return {("CS", owner): True}
         return vals
 
     def _as_class(self, receiver: Values, caller: str, owner: str) -> Values | None:

@@ -151,6 +151,26 @@ def test_cls_without_a_visible_receiver_may_be_any_subclass() -> None:
     assert made == {"Base", "Sub", "Sub::__init__"}
 
 
+def test_cls_reached_through_more_classes_than_a_value_lists_is_any_subclass() -> None:
+    # one subclass per test, as a model base's classmethod is used: what it makes is
+    # still an instance whose methods a call reaches
+    subclasses = "".join(f"class M{i}(Base):\n    pass\n\ndef test_{i}():\n    M{i}.build().dump()\n\n"
+                         for i in range(20))
+    source = """
+class Base:
+    @classmethod
+    def build(cls):
+        made = cls.__new__(cls)
+        return made
+
+    def dump(self):
+        pass
+
+""" + subclasses
+    graph = calls(link(facts({"m.py": source})))
+    assert {caller for caller, target in graph if target == "Base::dump"} == {f"test_{i}" for i in range(20)}
+
+
 def test_receivers_are_bound_as_python_binds_them() -> None:
     source = """
         def handler(event):
