@@ -81,6 +81,9 @@ ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEn
 # the elements of a module's or class's display may be more (a parametrize list of
 # cases): each one is written out there, not gathered from calls
 MAX_LISTED = 64
+# the attributes a computed name may read (`getattr(self, "visit_" + kind)`) are each
+# written out in the classes that define them: a visitor's handlers may be many
+MAX_NAMED = 256
 # Resolution chains deeper than this (an alias of an alias of ... a return value)
 # are cut: they stay within Python's recursion limit and say little anyway.
 MAX_DEPTH = 120
@@ -1893,7 +1896,9 @@ class Resolver(DjangoModels, Metaclasses):
         i = 0
         while i < len(ops):
             op = ops[i]
+            named = "*" in op
             if op[0] == "(":
+                named = self._return_named(vals)
                 vals = self._super_of(op, scope_id) if ("B", "super") in vals else self.call_results(vals, scope_id)
             elif op[0] == "[":
                 listed = all(v[0] == "D" and self.scopes[v[1]].kind in ("module", "class") for v in vals)
@@ -1910,10 +1915,25 @@ class Resolver(DjangoModels, Metaclasses):
                 i += 1
             else:
                 vals = self._members(vals, op[1:])
-            if not vals or len(vals) > cap:
+            if not vals or len(vals) > (MAX_NAMED if named else cap):
                 return {}
             i += 1
         return vals
+
+    def _return_named(self, vals: Values) -> bool:
+        """Whether calling ``vals`` gives attributes read by a computed name only: a
+        visitor's ``get_visitor(node)`` returning ``getattr(self, "visit_" + kind)``."""
+        if len(vals) != 1:
+            return False
+        ((val, _),) = vals.items()
+        scope = self.scopes.get(val[1]) if val[0] in ("S", "BM", "UB", "F") else None
+        if scope is None or scope.kind == "class":
+            return False
+        self._note((scope.id, "<return>"))
+        told = [b for b in scope.names.get("<return>", []) if not (isinstance(b, Binding) and b.kind == "annotation")]
+        return bool(told) and all(
+            isinstance(b, Binding) and b.kind == "return" and b.value is not None and _named_read(b.value)
+            for b in told)
 
     def _stepped(self, vals: Values, op: str, scope_id: str) -> Values:
         """``iter(x)`` of a generator's iterator or of a display is the same elements;
@@ -3343,6 +3363,12 @@ def keyword_param(params: tuple[Param, ...], keyword: str) -> str:
         if p.kind == "var_keyword":
             var_keyword = p.name + "[]"
     return var_keyword or keyword
+
+
+def _named_read(expr: str) -> bool:
+    """Whether ``expr`` ends reading an attribute by a computed name (``self.visit_*``)."""
+    ops = parse_expr(expr)[1]
+    return bool(ops) and ops[-1].startswith(".") and "*" in ops[-1]
 
 
 def _returns_a_parameter(func: Scope) -> bool:

@@ -117,3 +117,28 @@ def test_a_derived_graph_sees_a_module_function_so_named_come_and_go() -> None:
     padding = {f"pad{i}.py": f"def f{i}():\n    return {i}\n" for i in range(8)}
     added = COMMANDS + "\n\ndef cmd_status():\n    return 3\n"
     assert_derived_both_ways({"cli.py": CLI, **padding}, "commands.py", COMMANDS, added)
+
+
+def test_every_fitting_method_is_guessed_however_many_a_visitor_has() -> None:
+    # the handlers are written out in the classes: many of them are no vaguer than a few
+    handlers = "".join(f"    def visit_K{i}(self, node):\n        return {i}\n\n" for i in range(30))
+    source = f"""\
+class Visitor:
+    def get_visitor(self, node):
+        return getattr(self, f"visit_{{type(node).__name__}}", None)
+
+    def visit(self, node):
+        handler = self.get_visitor(node)
+        return handler(node) if handler is not None else None
+
+    def dispatch(self, node):
+        return getattr(self, "visit_" + node.kind)(node)
+
+
+class Generator(Visitor):
+{handlers}"""
+    edges = _edges({"visitor.py": source})
+    expected = {f"visitor.py::Generator::visit_K{i}" for i in range(30)}
+    assert {t for (s, t) in edges if s == "visitor.py::Visitor::dispatch"} == expected
+    assert {t for (s, t) in edges if s == "visitor.py::Visitor::visit"} == expected | {
+        "visitor.py::Visitor::get_visitor"}
