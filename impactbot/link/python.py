@@ -896,19 +896,28 @@ class Resolver(DjangoModels, Metaclasses):
         with the bindings there that the statement can see."""
         scope = self.scopes.get(scope_id)
         first = ordered = True
+        passed = False  # a class body's own later binding was passed over: `resolve` would not
         while scope is not None and name not in scope.globals:
             if (first or scope.kind != "class") and name not in scope.nonlocals:
                 self._note((scope.id, name))
                 if name in scope.params:
                     return None
-                if name in scope.names:
+                if first and scope.kind == "class" and name in scope.names and self._unbound_yet(scope, name, line):
+                    passed = True
+                elif name in scope.names:
                     sources = scope.names[name]
                     live = self._live_at(sources, line, scope.id) if ordered else self.settled(scope, name, scope_id)
-                    return (sources, scope, False) if live is None else (live, scope, True)
+                    return (sources, scope, passed) if live is None else (live, scope, True)
             ordered = ordered and scope.kind in ("module", "class")
             first = False
             scope = self.scopes.get(scope.parent) if scope.parent else None
         return None
+
+    def _unbound_yet(self, scope: Scope, name: str, line: int) -> bool:
+        """Whether a class body binds ``name`` only from ``line`` on: a read there finds the
+        module's (``run = staticmethod(run)``), as Python looks past a class body's names."""
+        spans = [self._source_span(src) for src in scope.names[name]]
+        return all(span is not None and span[0] >= line for span in spans)
 
     def _live_at(self, sources: list[object], line: int, scope_id: str) -> list[object] | None:
         """The sources of a name that can be bound at ``line`` of their scope; None for all of them.
@@ -1554,6 +1563,9 @@ class Resolver(DjangoModels, Metaclasses):
         return any(("S", cls) in tested for cls in self.mro(class_id))
 
     def _resolve_line_uncached(self, expr: str, scope_id: str, line: int) -> Values | None:
+        if expr.startswith("<partial:"):  # `run = staticmethod(run)` in a class body: the run above
+            base, ops = parse_expr(expr)
+            return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id, line), ops, scope_id)
         found = self.line_sources(expr, scope_id, line)
         if found is None:
             return self.resolve(expr, scope_id)
@@ -2134,11 +2146,13 @@ class Resolver(DjangoModels, Metaclasses):
             for src in scope.names.get(name, [])
         )
 
-    def _partial(self, held: str, scope_id: str) -> Values:
+    def _partial(self, held: str, scope_id: str, line: int | None = None) -> Values:
         """``partial(f, ...)``: calling it calls ``f`` (a function, a method, a class) with
-        arguments no one call site shows in full, so such a call is not checked (``UB``)."""
+        arguments no one call site shows in full, so such a call is not checked (``UB``).
+        (``line``: where a module or class body evaluates it.)"""
         out: Values = {}
-        for val, inferred in (self.resolve(held, scope_id) or {}).items():
+        held_vals = self.resolve(held, scope_id) if line is None else self.resolve_line(held, scope_id, line)
+        for val, inferred in (held_vals or {}).items():
             if val[0] in ("S", "BM", "UB"):
                 out[("UB", val[1])] = inferred
             elif val[0] == "X":

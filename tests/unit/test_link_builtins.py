@@ -51,6 +51,25 @@ class Greeter:
     assert not [c for c in graph.calls if c.target == "m.py::shout"]
 
 
+def test_a_class_body_rebinding_a_module_name_reads_the_module_s() -> None:
+    # `invoke = staticmethod(invoke)`: the class has no `invoke` yet where the line reads it
+    source = """
+def invoke(args):
+    return args
+
+class Base:
+    invoke = staticmethod(invoke)
+
+class Case(Base):
+    def test_run(self):
+        self.invoke([1])
+"""
+    graph = link(facts({"m.py": source}))
+    found = {(e.source, e.target): e.confidence for e in graph.edges if e.kind == "calls"}
+    assert found[("m.py::Case::test_run", "m.py::invoke")] != "name_match"
+    assert dict(graph.unresolved).get("m.py::Case::test_run", 0) == 0
+
+
 def test_what_builtins_give_is_outside_code_not_an_unresolved_call() -> None:
     # each receiver here is a builtin's (a literal, a display kept on an attribute, a
     # builtin base's method, object's past the last class); a class of the repository
