@@ -1591,9 +1591,13 @@ class Resolver(DjangoModels, Metaclasses):
     def met_cycle(self) -> None:
         """An answer asked for while it is computed gets what is known so far: in the first
         pass, what depends on it is resolved again in the second (as an answer reading a
-        parameter is), from where it is complete."""
+        parameter is), from where it is complete. In the second, only the answer asked
+        for first is: those computed on the way lack what flows around the cycle, so
+        they are kept as cut short (computed again when asked for nearer the top)."""
         if not self.param_masks:
             self.touched_param = 1
+        else:
+            self.truncated = True
 
     def put_aside(self) -> tuple[dict[Any, Any], ...]:
         """The memos, replaced by empty ones (see ``take_back``)."""
