@@ -1261,8 +1261,9 @@ class Resolver(DjangoModels, Metaclasses):
 
     # ------------------------------------------------------- pass-through
 
-    def passed_through(self, value: str, scope: Scope, line: int) -> Values | None:
-        """What ``f(arg)`` gives, for a function ``f`` returning a parameter, at this call.
+    def passed_through(self, value: str, scope: Scope, line: int, at: int | None = None) -> Values | None:
+        """What ``f(arg)`` gives, for a function ``f`` returning a parameter, at this call
+        (the statement at ``line``; its call of ``f`` at ``at`` or after, default ``line``).
 
         Flows are not told apart by call: a parameter holds every argument any call
         passed, so ``cls = load_object(spec)`` would hold whatever any other call of
@@ -1275,18 +1276,18 @@ class Resolver(DjangoModels, Metaclasses):
             return None  # (most calls: no function of that name returns a parameter)
         if not _DOTTED.fullmatch(callee):
             return None  # a call of a call's result, an element, ...
-        key = ("<through>", f"{scope.id}@{line}:{value}")
+        key = ("<through>", f"{scope.id}@{line}/{at}:{value}")
         if key in self._active or len(self._active) > MAX_DEPTH:
             self.met_cycle()
             return None  # functions returning each other's calls: resolve as any expression
         self._active.add(key)
         try:
-            return self._passed_through(callee, scope, line)
+            return self._passed_through(callee, scope, line, line if at is None else at)
         finally:
             self._active.discard(key)
 
-    def _passed_through(self, callee: str, scope: Scope, line: int) -> Values | None:
-        site = self._site_at(scope.id, line, callee)
+    def _passed_through(self, callee: str, scope: Scope, line: int, at: int) -> Values | None:
+        site = self._site_at(scope.id, at, callee)
         if site is None or site.star or site.starstar:
             return None
         funcs = (self.resolve_line(callee, scope.id, line) if scope.kind in ("module", "class")
@@ -1307,7 +1308,9 @@ class Resolver(DjangoModels, Metaclasses):
                 if arg is None:
                     _merge(out, self._resolve_sources([src], func), True)
                 elif arg:
-                    _merge(out, self._argument_value(arg, scope, line), True)
+                    # `wrap(mark(Cls))`: the inner call passes its own argument through too
+                    inner = self.passed_through(arg, scope, line, site.line)
+                    _merge(out, self._argument_value(arg, scope, line) if inner is None else inner, True)
         return out
 
     def _pass_through_names(self) -> frozenset[str]:

@@ -138,3 +138,42 @@ def use():
     other = other.replace("    c = Registry.same(first)\n    c()\n", "")
     # only second is passed now: a method returning its argument gives no other
     assert "h.py::first" not in _targets({"h.py": other + "\nregistry.add(first)\n"}, "h.py::use")
+
+
+ADDERS = """
+def add_repr(cls, attrs=None):
+    cls.__repr__ = None
+    return cls
+
+def add_eq(cls, attrs=None):
+    cls.__eq__ = None
+    return cls
+
+class Attribute:
+    def __init__(self, name):
+        self.name = name
+
+class Factory:
+    def __init__(self, make):
+        self.make = make
+
+Factory = add_eq(add_repr(Factory))
+Attribute = add_eq(
+    add_repr(Attribute, attrs=[]),
+    attrs=[],
+)
+
+class Counting:
+    attrs = (Attribute("a"),)
+
+def field():
+    return Attribute("b")
+"""
+
+
+def test_nested_pass_through_calls_give_the_innermost_argument() -> None:
+    # a class decorated by calls that each return it, rebound to its own name (attrs'
+    # `Attribute = _add_hash(_add_eq(_add_repr(Attribute)))`): the name is still that class
+    files = {"m.py": ADDERS}
+    assert _targets(files, "m.py::field") == {"m.py::Attribute", "m.py::Attribute::__init__"}
+    assert _targets(files, "m.py::Counting") == {"m.py::Attribute", "m.py::Attribute::__init__"}
