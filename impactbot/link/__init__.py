@@ -28,7 +28,9 @@ from impactbot.link.python import (
     COMMON_METHODS,
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
+    MAX_NAMED,
     PROPERTY_DECORATORS,
+    PYTHON_DUNDERS,
     RESOLUTION_RECURSION_LIMIT,
     SPREAD,
     TRANSPARENT_DECORATORS,
@@ -690,10 +692,13 @@ class _Linker:
             return
         if (targets and status != "proxied") or site.kind != "call" or status == "external":
             return
-        match = self._name_match(site.callee)
+        protocol = self._protocol_match(site.callee)
+        for method in protocol:
+            self.edges.add(caller, method, "calls", "name_match", site.line)
+        match = None if protocol else self._name_match(site.callee)
         if match:
             self.edges.add(caller, match, "calls", "name_match", site.line)
-        elif status == "dangling" or self._could_be_repo_code(site.callee):
+        elif protocol or status == "dangling" or self._could_be_repo_code(site.callee):
             self.unresolved[caller] += 1
 
     def _computed_name(self, callee: str, scope: str) -> bool:
@@ -729,6 +734,16 @@ class _Linker:
             return None
         candidates = self.methods_by_name.get(name, [])
         return candidates[0] if len(candidates) == 1 else None
+
+    def _protocol_match(self, callee: str | None) -> list[str]:
+        """Every method of a protocol the repository names like Python's own (rich's
+        ``renderable.__rich_console__(...)``, SQLAlchemy's ``__clause_element__``): an
+        object of unknown class is called for having it, so each is a guess."""
+        name = self._last_name(callee)
+        if name is None or not (name.startswith("__") and name.endswith("__")) or name in PYTHON_DUNDERS:
+            return []
+        found = [m for m in self.methods_by_name.get(name, ()) if self.r.scopes[m].kind == "method"]
+        return found if len(found) <= MAX_NAMED else []
 
     def _could_be_repo_code(self, callee: str | None) -> bool:
         if callee is None or "*" in callee:  # (a computed name: any attribute)

@@ -74,6 +74,21 @@ REQUEST_HOLDERS = frozenset({"request.cls", "request.instance"})
 # every attribute some builtin type has: a name none has needs no look at a class's builtin bases
 BUILTIN_TYPE_ATTRIBUTES = frozenset(
     a for t in vars(builtins).values() if isinstance(t, type) for a in dir(t))
+# the special names Python itself gives a meaning to (its data model), beyond what some
+# builtin type defines: a repository's other `__name__`s are protocols of its own
+PYTHON_DUNDERS = BUILTIN_TYPE_ATTRIBUTES | frozenset(f"__{n}__" for n in (
+    "enter", "exit", "aenter", "aexit", "get", "set", "delete", "set_name", "fspath", "length_hint", "missing",
+    "copy", "deepcopy", "setstate", "getnewargs", "getnewargs_ex", "await", "aiter", "anext", "call", "matmul",
+    "rmatmul", "imatmul", "buffer", "release_buffer", "instancecheck", "subclasscheck", "prepare",
+    "mro_entries", "getattr", "del", "post_init", "iadd", "isub", "imul", "itruediv", "ifloordiv", "imod",
+    "ipow", "ilshift", "irshift", "iand", "ixor", "ior", "index", "complex", "bytes", "round", "trunc", "floor",
+    "ceil", "reversed", "contains", "bool", "hash", "slots", "match_args", "all", "path", "file", "spec",
+    "loader", "package", "builtins", "version", "main", "wrapped", "self", "func", "code", "defaults",
+    "kwdefaults", "globals", "closure", "weakref", "dataclass_fields", "dataclass_params", "orig_bases",
+    "parameters", "origin", "args", "signature", "text_signature", "objclass", "getitem", "setitem", "delitem",
+    "iter", "next", "len", "class_getitem", "abstractmethods", "isabstractmethod", "traceback", "cause",
+    "context", "suppress_context", "notes"
+))
 TYPING_MODULES = frozenset({"typing", "typing_extensions"})
 # Bases whose classes give a member when subscripted (`Color["RED"]`), not a generic alias
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum",
