@@ -553,7 +553,7 @@ _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
 CASTS = frozenset({"cast", "typing.cast", "t.cast", "typing_extensions.cast"})
 _CASTS = frozenset(name.encode() for name in CASTS)
 RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
-                  | FETCHES | AWAITING | IMPORTS | CASTS)
+                  | FETCHES | AWAITING | IMPORTS | CASTS | {"object.__new__"})
 
 
 MAX_OPERATOR_CHAIN = 32  # binary operations rendered before an operand: longer chains render as unknown
@@ -627,6 +627,10 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 cast = _cast(node)
                 if cast is not None:
                     return cast
+            if function is not None and function.text == b"object.__new__":
+                made = _new(node)
+                if made is not None:
+                    return made
             if function is not None and function.text in _FETCHES:
                 fetched = _fetched(node)
                 if fetched is not None:
@@ -829,6 +833,15 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         function = node.child_by_field_id(f_function)
         callee = b"cast" if function is None else function.text or b"cast"
         return f"<cast:{callee.decode('ascii')}|{name.decode('ascii')}>".replace(".", "/")
+
+    def _new(node: Node) -> str | None:
+        # `object.__new__(cls)`: an instance of the class named, not initialised; `<new:cls>`,
+        # dots as slashes (see _cast). A class it cannot name stays `object.__new__()`
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if not args or args[0].kind_id not in (identifier, attribute) or not dotted(args[0].text or b""):
+            return None
+        return f"<new:{(args[0].text or b'').decode('ascii')}>".replace(".", "/")
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as

@@ -1721,6 +1721,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<new:"):  # `object.__new__(cls)`: an instance of that class
+            return self._apply_ops(self._instances(base[5:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<cast:"):  # `cast(Order, row)`: an Order, or a subclass's
             return self._apply_ops(self._cast(base[6:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<builtin:"):  # what a literal is an instance of (`", ".join(parts)`)
@@ -2141,6 +2143,16 @@ class Resolver(DjangoModels, Metaclasses):
         if expr.startswith("<property:"):  # `x = property(get_x, ...)`: reading x runs get_x
             return self._accessor(expr, 0, scope_id, "R")
         return None
+
+    def _instances(self, classes: str, scope_id: str) -> Values:
+        """An instance of each class ``classes`` may be (of it or a subclass where the class
+        itself may be one); an outside value for anything else."""
+        out: Values = {}
+        for val, inferred in (self.resolve(classes, scope_id) or {}).items():
+            is_class = val[0] in ("S", "CS") and self.scopes[val[1]].kind == "class"
+            made = ("I" if val[0] == "S" else "IS", val[1]) if is_class else EXTERNAL
+            out[made] = inferred and is_class
+        return out
 
     def _cast(self, call: str, scope_id: str) -> Values:
         """``typing.cast(T, v)``: an instance of each class of the repository ``T`` names; an

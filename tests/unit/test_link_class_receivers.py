@@ -345,6 +345,33 @@ def test_new_makes_an_instance_of_the_class_it_gets() -> None:
     assert ("use", "Record::fill") in found
 
 
+
+def test_object_new_makes_an_instance_of_the_class_it_is_given() -> None:
+    source = """
+class Env:
+    def overlay(self):
+        made = object.__new__(self.__class__)
+        made.__dict__.update(self.__dict__)
+        return made
+
+    def render(self):
+        return 1
+
+class Leaf:
+    def prefix(self):
+        return ""
+
+def use():
+    Env().overlay().render()
+    object.__new__(Leaf).prefix()
+"""
+    found = calls(link(facts({"m.py": source})))
+    assert {("use", "Env::render"), ("use", "Leaf::prefix")} <= found
+    found_facts = extract(b"made = object.__new__(self.__class__)\nobject.__new__(cls, 1).go()\n", "python")
+    assert [b.value for b in found_facts.bindings] == ["<new:self/__class__>"]
+    assert "<new:cls>.go" in {c.callee for c in found_facts.calls}
+
+
 PROTOCOL = """
 from typing import Protocol
 
