@@ -1584,6 +1584,9 @@ class Resolver(DjangoModels, Metaclasses):
         if expr.startswith("<partial:"):  # `run = staticmethod(run)` in a class body: the run above
             base, ops = parse_expr(expr)
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id, line), ops, scope_id)
+        keyed = self._keyed_at(expr, scope_id, line)
+        if keyed is not None:
+            return keyed
         found = self.line_sources(expr, scope_id, line)
         if found is None:
             return self.resolve(expr, scope_id)
@@ -1594,6 +1597,20 @@ class Resolver(DjangoModels, Metaclasses):
             # maybe a dict or list read (``d.get(k)``): ``resolve`` tries it, on every binding
             return self.resolve(expr, scope_id)
         return result
+
+    def _keyed_at(self, expr: str, scope_id: str, line: int) -> Values | None:
+        """``d["a"]`` read at ``line`` of a module or class body, from the constant-key
+        bindings of ``d`` there that the statement sees: a store of that key replaces the
+        literal's value (``d["a"] = g`` before ``d["a"]()``). None where no binding is
+        hidden (then ``resolve`` reads them all)."""
+        base, ops = parse_expr(expr)
+        if not ops or not _constant_key(ops[0]) or not base.isidentifier():
+            return None
+        found = self._sources_at(base + ops[0], scope_id, line)
+        if found is None or not found[2] or found[1] is not self._binder(base, scope_id):
+            return None
+        vals = self._resolve_sources(found[0], found[1])
+        return self._apply_ops(vals, ops[1:], scope_id) if vals else vals
 
     def forget(self) -> None:
         """Drop memoised answers (arguments have flowed since they were computed)."""

@@ -50,8 +50,14 @@ KEYED = {
     "a computed key after a constant one": (
         'cfg = {"h": {"on": f, "off": g}, "k": h}\ncfg["h"][key]()\n', "cfg[\"h\"][key]()", {"f", "g"}
     ),
-    "a constant-key store adds to its key": (
-        'ops = {"a": f, "b": g}\nops["a"] = h\nops["a"]()\n', 'ops["a"]()', {"f", "h"}
+    "a constant-key store replaces its key's value for what the body runs next": (
+        'ops = {"a": f, "b": g}\nops["a"] = h\nops["a"]()\n', 'ops["a"]()', {"h"}
+    ),
+    "a constant-key store under a branch adds to its key": (
+        'ops = {"a": f, "b": g}\nif flag:\n    ops["a"] = h\nops["a"]()\n', 'ops["a"]()', {"f", "h"}
+    ),
+    "a read before a constant-key store sees the literal's value": (
+        'ops = {"a": f, "b": g}\nops["a"]()\nops["a"] = h\n', 'ops["a"]()', {"f"}
     ),
     "a constant-key store from a function": (
         'ops = {"a": f}\ndef fill():\n    ops["b"] = g\nops["b"]()\n', 'ops["b"]()', {"g"}
