@@ -589,7 +589,7 @@ def breaking_calls(
                 continue
             if _implied(call.site.callee, c.symbol):
                 continue  # `len(x)` runs `x.__len__()`: its arguments are not the dunder's
-            if _guessed(head, call):
+            if call.guess:
                 continue  # `getattr(self, "visit_" + kind)(node)` may never pick this one
             reason = _fits_none(c.symbol, call.site, call.bound)
             if reason and (_fits_an_override(call, alternatives, head)
@@ -695,12 +695,6 @@ def _expected_to_fail(b: Breaking, head_facts: Mapping[str, FileFacts]) -> bool:
     definition = facts.definition(qualname) if qualname else None
     return definition is not None and any(
         d.removesuffix("()").rsplit(".", 1)[-1] in EXPECTED_FAILURES for d in definition.decorators)
-
-
-def _guessed(head: SymbolGraph, call: ResolvedCall) -> bool:
-    """Whether the call reaches its target by a guess only (a computed name's candidates)."""
-    data = head.graph.get_edge_data(call.caller, call.target)
-    return data is not None and data["kinds"].get("calls") == "name_match"
 
 
 def _alternatives(head: SymbolGraph) -> dict[tuple[str, int, CallSite], list[ResolvedCall]]:

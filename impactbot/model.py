@@ -433,6 +433,9 @@ class ResolvedCall:
     line: int
     site: CallSite
     bound: bool  # the call passes the receiver implicitly (obj.method())
+    # one of the methods a computed name may pick (`getattr(self, "visit_" + kind)(node)`):
+    # it may never be called from there, so its arguments are not checked
+    guess: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -686,7 +686,7 @@ class _Linker:
             self.edges.add(caller, t.id, "calls", conf, site.line)
             # unknown receiver: not checked; `raise E` calls E() without arguments, so it is
             if site.kind in ("call", "raise") and t.bound is not None:
-                self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound))
+                self.calls.append(ResolvedCall(caller, t.id, site.line, site, t.bound, pattern))
         if pattern:
             self.unresolved[caller] += 1
             return

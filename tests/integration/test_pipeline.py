@@ -1814,3 +1814,38 @@ def test_a_path_git_stores_in_bytes_that_are_not_utf8_is_read_and_shown_escaped(
         argv = ["diff", "HEAD~1..HEAD", "-C", str(repo.path), "--format", fmt, "-o", str(out), "--no-cache", "-q"]
         assert main(argv) == 0
         assert "caf\\udce9.py" in out.read_text(encoding="utf-8")
+
+
+DISPATCH = """\
+class Dist:
+    def include(self, **attrs):
+        for name, value in attrs.items():
+            handler = getattr(self, "_include_" + name, None)
+            if handler:
+                handler(value)
+            else:
+                self._include_misc(name, value)
+
+    def _include_misc(self, name, value):
+        return name, value
+
+    def _include_packages(self, packages):
+        return packages
+"""
+
+
+def test_a_call_a_computed_name_may_dispatch_is_not_checked_against_its_guesses(repo: RepoBuilder) -> None:
+    # `handler(value)` may pick _include_misc by its name's start, but never with one
+    # argument: only the direct call, which fits, is checked
+    repo.commit({"dist.py": DISPATCH})
+    repo.start_branch("feature")
+    repo.commit({"dist.py": DISPATCH.replace("def _include_misc(self, name, value)",
+                                             "def _include_misc(self, name, value, strict=False)")})
+    report = diff(repo.path, "main..feature")
+    assert [c["id"] for c in report["changed"] if c["signature_changed"]] == ["dist.py::Dist::_include_misc"]
+    assert report["breaking"] == []
+    stricter = DISPATCH.replace("def _include_misc(self, name, value)", "def _include_misc(self, name, value, strict)")
+    repo.commit({"dist.py": stricter})
+    breaking = diff(repo.path, "main..feature")["breaking"]
+    assert [(b["caller"], b["line"], b["reason"]) for b in breaking] == [
+        ("dist.py::Dist::include", 8, "missing required argument 'strict'")]
