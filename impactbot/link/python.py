@@ -1949,9 +1949,8 @@ class Resolver(DjangoModels, Metaclasses):
         i = 0
         while i < len(ops):
             op = ops[i]
-            named = "*" in op
+            called = vals
             if op[0] == "(":
-                named = self._return_named(vals)
                 vals = self._super_of(op, scope_id) if ("B", "super") in vals else self.call_results(vals, scope_id)
             elif op[0] == "[":
                 listed = all(v[0] == "D" and self.scopes[v[1]].kind in ("module", "class") for v in vals)
@@ -1968,10 +1967,18 @@ class Resolver(DjangoModels, Metaclasses):
                 i += 1
             else:
                 vals = self._members(vals, op[1:])
-            if not vals or len(vals) > (MAX_NAMED if named else cap):
+            if not vals or (len(vals) > cap and not self._named_many(vals, op, called)):
                 return {}
             i += 1
         return vals
+
+    def _named_many(self, vals: Values, op: str, called: Values) -> bool:
+        """Whether ``vals``, more than a value may list, are the attributes a computed name
+        reads (``op``), or what calling ``called`` gives when that is all it returns: each
+        is written out in its class, up to MAX_NAMED of them."""
+        if len(vals) > MAX_NAMED:
+            return False
+        return "*" in op or (op[0] == "(" and self._return_named(called))
 
     def _return_named(self, vals: Values) -> bool:
         """Whether calling ``vals`` gives attributes read by a computed name only: a
