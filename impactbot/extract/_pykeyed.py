@@ -9,7 +9,8 @@ of the name in the file only reads it (a constant-key read, ``.get``, ``.items()
 iteration, ``len``, ...). Anything else (a computed-key store, ``.update``, ``.append``,
 ``+=``, ``del``, being passed to a function, returned, aliased, rebound) leaves the
 bag alone, which is what every read gets then. A store under a constant key
-(``ops["c"] = h``) adds its value under that key.
+(``ops["c"] = h``) adds its value under that key, and one a level down
+(``cfg["h"]["on"] = g``) under both keys and among that member's elements.
 
 A function whose every return statement gives a tuple literal binds ``<return>[0]``
 and so on: ``a, b = get()`` unpacks by position. A list is not trusted there (the
@@ -71,7 +72,9 @@ class _Uses:
 
     changed: bool = False  # rebound, changed or let out: no keyed bindings
     nested_open: bool = False  # an element may change or be let out: only the first level is keyed
-    stores: list[tuple[Node, str, Node]] = field(default_factory=list)  # (assignment, key suffix, value)
+    # (assignment, keys above the stored one, key suffix, value): `cfg["h"]["on"] = f` is
+    # (..., '["h"]', '["h"]["on"]', f)
+    stores: list[tuple[Node, str, str, Node]] = field(default_factory=list)
 
 
 class _Kinds:
@@ -190,8 +193,10 @@ class KeyedFacts(FileState):
                 continue
             for literal in found:
                 self._bind_literal(literal, nested=not use.nested_open)
-            for statement, key, value in use.stores:
+            for statement, above, key, value in use.stores:
                 pairs = [(name + key + s, v) for s, v in self.x.values(value)]
+                if above:  # a member's member: one of that member's elements too
+                    pairs += [(name + above + "[]" + s, v) for s, v in self.x.values(value)]
                 self._bind(statement, self.scope_at(statement.start_byte), pairs, "assign")
 
     def _values(self, member: Node) -> Values:
@@ -295,6 +300,12 @@ class KeyedFacts(FileState):
 
     def _judge_subscript(self, subscript: Node, use: _Uses, nested: bool, direct: bool) -> None:
         end = subscript.end_byte
+        outer = self._stored_member(subscript) if nested and direct else None
+        if outer is not None:  # `cfg["h"]["on"] = f`: a constant-key store one level down
+            store = self._keyed_store(outer, self._key_path(subscript))
+            if store is not None:
+                use.stores.append(store)
+                return
         if end in self.sub_stores:
             store = self._keyed_store(subscript) if direct else None
             if store is None:
@@ -307,23 +318,41 @@ class KeyedFacts(FileState):
         elif nested and not self._element_read(subscript):
             use.nested_open = True
 
-    def _keyed_store(self, subscript: Node) -> tuple[Node, str, Node] | None:
-        """``name["c"] = value`` as a plain assignment: (statement, key suffix, value)."""
+    def _stored_member(self, subscript: Node) -> Node | None:
+        """The subscript one level above ``subscript`` (``name["h"]``) when that is the
+        target of a store under constant keys (``name["h"]["on"] = f``); None otherwise."""
+        k = _kinds(self.e.g)
+        parent = subscript.parent
+        if parent is None or parent.kind_id != k.subscript or parent.start_byte != subscript.start_byte:
+            return None
+        if parent.end_byte not in self.sub_stores or subscript.end_byte in self.sub_stores:
+            return None
+        return parent if self._key_path(subscript) is not None else None
+
+    def _key_path(self, subscript: Node) -> str | None:
+        """The constant key suffix of ``subscript`` (``["h"]``): None when it is computed."""
+        children = subscript.named_children
+        return self.x.literals.key(children[1]) if len(children) == 2 else None
+
+    def _keyed_store(self, subscript: Node, prefix: str | None = "") -> tuple[Node, str, str, Node] | None:
+        """``name["c"] = value`` as a plain assignment: (statement, key suffix, value);
+        ``prefix``: the keys between the name and the stored one (``["h"]``)."""
         k = _kinds(self.e.g)
         statement = subscript.parent
         children = subscript.named_children
-        if statement is None or statement.kind_id != k.assignment or len(children) != 2:
+        if prefix is None or statement is None or statement.kind_id != k.assignment or len(children) != 2:
             return None
         left = statement.child(0)
         if left is None or left.start_byte != subscript.start_byte or left.end_byte != subscript.end_byte:
             return None
         key = self.x.literals.key(children[1])
+        key = None if key is None else prefix + key
         value = statement.child_by_field_id(self.e.f["right"])
         while value is not None and value.kind_id == k.assignment:
             value = value.child_by_field_id(self.e.f["right"])
         if key is None or value is None or (self.dead is not None and statement.start_byte in self.dead):
             return None
-        return statement, key, value
+        return statement, prefix, key, value
 
     def _element_read(self, subscript: Node) -> bool:
         """Whether an element is only read where it is reached: called, or a method that

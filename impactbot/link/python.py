@@ -1606,11 +1606,20 @@ class Resolver(DjangoModels, Metaclasses):
         base, ops = parse_expr(expr)
         if not ops or not _constant_key(ops[0]) or not base.isidentifier():
             return None
-        found = self._sources_at(base + ops[0], scope_id, line)
-        if found is None or not found[2] or found[1] is not self._binder(base, scope_id):
+        binder = self._binder(base, scope_id)
+        if binder is None:
+            return None
+        keys = 1  # the deepest member bound under constant keys: `cfg["h"]["on"]`
+        while keys < len(ops) and _constant_key(ops[keys]):
+            self._note((binder.id, base + "".join(ops[: keys + 1])))
+            if base + "".join(ops[: keys + 1]) not in binder.names:
+                break
+            keys += 1
+        found = self._sources_at(base + "".join(ops[:keys]), scope_id, line)
+        if found is None or not found[2] or found[1] is not binder:
             return None
         vals = self._resolve_sources(found[0], found[1])
-        return self._apply_ops(vals, ops[1:], scope_id) if vals else vals
+        return self._apply_ops(vals, ops[keys:], scope_id) if vals else vals
 
     def forget(self) -> None:
         """Drop memoised answers (arguments have flowed since they were computed)."""

@@ -891,6 +891,8 @@ def keyed(source: str) -> list[tuple[str, str, str | None]]:
         ("ops = dict(a=f)\n", [("", 'ops["a"]', "f")]),
         ("cfg = {'h': {'on': f}}\n", [("", 'cfg["h"]', None), ("", 'cfg["h"]["on"]', "f")]),
         ("cfg = {'h': {'on': f}}\nx = cfg['h']\n", [("", 'cfg["h"]', None)]),
+        ("cfg = {'h': {'on': f}}\ncfg['h']['on'] = g\n",  # a store one level down, under constant keys
+         [("", 'cfg["h"]', None), ("", 'cfg["h"]["on"]', "f"), ("", 'cfg["h"]["on"]', "g")]),
         ("ops = {'a': f}\ndef add():\n    ops['b'] = g\n", [("", 'ops["a"]', "f"), ("add", 'ops["b"]', "g")]),
         ("def run():\n    ops = {'a': f}\n    return ops['a']()\n", [("run", 'ops["a"]', "f")]),
         ("def get():\n    return f, g\n", [("get", "<return>[0]", "f"), ("get", "<return>[1]", "g")]),

@@ -56,6 +56,13 @@ KEYED = {
     "a constant-key store under a branch adds to its key": (
         'ops = {"a": f, "b": g}\nif flag:\n    ops["a"] = h\nops["a"]()\n', 'ops["a"]()', {"f", "h"}
     ),
+    "a nested constant-key store replaces the member's value": (
+        'cfg = {"h": {"on": f}}\ncfg["h"]["on"] = g\ncfg["h"]["on"]()\n', 'cfg["h"]["on"]()', {"g"}
+    ),
+    "a nested constant-key store joins the member's elements": (
+        'cfg = {"h": {"on": f}}\ncfg["h"]["off"] = g\nfor hook in cfg["h"].values():\n    hook()\n',
+        "hook()", {"f", "g"}
+    ),
     "a read before a constant-key store sees the literal's value": (
         'ops = {"a": f, "b": g}\nops["a"]()\nops["a"] = h\n', 'ops["a"]()', {"f"}
     ),
