@@ -276,6 +276,12 @@ def _constant_key(op: str) -> bool:
     return op[1:-1].isdigit() or (len(op) > 4 and op[1] == '"' and op[-2] == '"')
 
 
+def _constant_member(name: str) -> bool:
+    """Whether ``name`` is a member under constant keys (``OPS["a"]``, ``cfg["h"][0]``)."""
+    base, ops = parse_expr(name)
+    return base.isidentifier() and bool(ops) and all(_constant_key(op) for op in ops)
+
+
 def _is_element(op: str) -> bool:
     """``[]`` or a constant-key element op such as ``["k"]`` or ``[0]``."""
     return op[0] == "["
@@ -999,7 +1005,7 @@ class Resolver(DjangoModels, Metaclasses):
         sources = scope.names.get(name)
         if not sources or len(sources) < 2 or scope.kind != "module" or scope.definition is None:
             return None
-        if not name.isidentifier():
+        if not name.isidentifier() and not _constant_member(name):
             return None
         via = self.top_level(reader) if reader is not None and reader.startswith(scope.id + "::") else None
         lines = self.import_calls.get(via, ()) if via is not None else ()
@@ -1906,7 +1912,9 @@ class Resolver(DjangoModels, Metaclasses):
             name, used = name + "[]", used + 1
         if not used:
             return None
-        return self._resolve_sources(scope.names[name], scope), used
+        # read from a function, a module's member holds what the module stored there last
+        settled = self.settled(scope, name, scope_id) if scope.id != scope_id else None
+        return self._resolve_sources(scope.names[name] if settled is None else settled, scope), used
 
     @staticmethod
     def _stored_into(scope: Scope, name: str) -> bool:

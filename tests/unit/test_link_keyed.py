@@ -63,6 +63,12 @@ KEYED = {
         'cfg = {"h": {"on": f}}\ncfg["h"]["off"] = g\nfor hook in cfg["h"].values():\n    hook()\n',
         "hook()", {"f", "g"}
     ),
+    "a function reads what the module stored last": (
+        'ops = {"a": f}\nops["a"] = g\ndef run():\n    return ops["a"]()\n', 'return ops["a"]()', {"g"}
+    ),
+    "a function the module calls before its store sees both": (
+        'ops = {"a": f}\ndef run():\n    return ops["a"]()\nrun()\nops["a"] = g\n', 'return ops["a"]()', {"f", "g"}
+    ),
     "a read before a constant-key store sees the literal's value": (
         'ops = {"a": f, "b": g}\nops["a"]()\nops["a"] = h\n', 'ops["a"]()', {"f"}
     ),
