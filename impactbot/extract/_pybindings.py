@@ -8,7 +8,14 @@ from operator import itemgetter
 from tree_sitter import Node
 
 from impactbot.extract._pycalls import AUGMENTED
-from impactbot.extract._pyexpr import AWAITING_METHODS, MODEL_LOOKUPS, RENDERED_CALLS, elements, string_body
+from impactbot.extract._pyexpr import (
+    AWAITING_METHODS,
+    MODEL_LOOKUPS,
+    RENDERED_CALLS,
+    elements,
+    lambda_name,
+    string_body,
+)
 from impactbot.extract._pykeyed import KeyedFacts
 from impactbot.extract._pystate import END, child, dotted_text, first_of, line_of, named_child, text_of
 from impactbot.extract._records import binding
@@ -367,6 +374,18 @@ class BindingFacts(KeyedFacts):
             alias = node.child_by_field_id(self.e.f["alias"])
             return ("" if name is None else dotted_text(name)), (None if alias is None else text_of(alias))
         return dotted_text(node), None
+
+    def _lambda_returns(self) -> None:
+        """``make = lambda: Session()``: the scope binds ``<lambda@row:col>()`` to the body of
+        each lambda taking no parameters, which is what calling it gives."""
+        body_field = self.e.f["body"]
+        for node in self._caps("lambda"):
+            name = lambda_name(node)
+            body = node.child_by_field_id(body_field)
+            value = None if body is None or name == "<lambda>" else self.x.expr(body)
+            if value is not None:
+                record = binding(self.scope_at(node.start_byte), name + "()", value, line_of(node), "assign")
+                self.bindings.append(((node.start_byte << 32) | (END - node.end_byte), record))
 
     def _lambdas(self) -> tuple[tuple[str, int, int], ...]:
         """Where each lambda stands, by scope and lines (see ``FileFacts.lambdas``)."""

@@ -102,6 +102,16 @@ def display_name(node: Node) -> str:
     return f"<arg@{node.start_point.row + 1}:{node.start_point.column}>"
 
 
+def lambda_name(node: Node) -> str:
+    """A lambda's value: ``<lambda@row:col>`` for one taking no parameters, whose call
+    gives what its body does (the scope binds ``<lambda@row:col>()`` to the body, see
+    BindingFacts._lambda_returns); ``<lambda>`` for the others, whose body reads names
+    the call binds."""
+    if node.child_by_field_name("parameters") is not None:
+        return "<lambda>"
+    return f"<lambda@{node.start_point.row + 1}:{node.start_point.column}>"
+
+
 def string_body(text: bytes) -> tuple[bytes, bytes] | None:
     """Split a string literal into (prefix, body); None when it is malformed."""
     start = 0
@@ -664,7 +674,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 return head + "[]"  # `xs[1:][0]` is not `xs[0]`: any of them
             return head + ((index is not None and key(index)) or "[]")
         if kind in lambdas:
-            return "<lambda>"
+            return lambda_name(node)
         if kind in walrus:
             value = node.child_by_field_id(f_value)
             return None if value is None else expr(value)

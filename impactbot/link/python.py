@@ -17,7 +17,8 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("X", "")``        something outside the repository (stdlib, third party); one
                        value for all of it, since nothing outside is ever an edge
 - ``("B", name)``      a builtin
-- ``("L",)``           a lambda
+- ``("L",)``           a lambda; ``("L", scope_id, name)`` one taking no parameters,
+                         whose call gives what the scope binds ``name()`` to
 - ``("G", func_id)``   the iterator a generator function returns
 - ``("CM", func_id)``  the context manager a ``@contextmanager`` generator function returns
 - ``("CE", func_id)``  its ``__enter__`` (``__aenter__``): calling it gives what the function yields
@@ -274,6 +275,11 @@ def _reading(memo: Mapping[_K, tuple[Any, ...]], params: int) -> list[_K]:
 def _constant_key(op: str) -> bool:
     """``[0]``, ``[2]`` or ``["k"]``: a place from the start or a string key (not ``[-1]``)."""
     return op[1:-1].isdigit() or (len(op) > 4 and op[1] == '"' and op[-2] == '"')
+
+
+def _is_lambda(expr: str | None) -> bool:
+    """Whether an argument is a lambda (``<lambda>``, ``<lambda@row:col>``)."""
+    return expr is not None and expr.startswith("<lambda")
 
 
 def _constant_member(name: str) -> bool:
@@ -659,10 +665,10 @@ class Resolver(DjangoModels, Metaclasses):
         """Lines of a module or class body holding a lambda: the sites of its body belong to the
         line's scope, but run whenever the lambda is called, not at the line."""
         for b in facts.bindings:
-            if b.value == "<lambda>" and (not b.scope or b.scope in classes):
+            if b.value is not None and b.value.startswith("<lambda") and (not b.scope or b.scope in classes):
                 self._lambda_lines.add((symbol_id(path, b.scope), b.line))
         for site in body:
-            if "<lambda>" in site.args or any(value == "<lambda>" for _, value in site.kwargs):
+            if any(_is_lambda(a) for a in site.args) or any(_is_lambda(value) for _, value in site.kwargs):
                 self._lambda_lines.add((symbol_id(path, site.scope), site.line))
 
     def _runs_on_import(self, path: str, qualname: str) -> bool:
@@ -2168,6 +2174,8 @@ class Resolver(DjangoModels, Metaclasses):
         such as ``<arg@3:4>`` or ``<partial:f>()``, which resolves like any other."""
         if expr == "<lambda>":
             return {("L",): False}
+        if expr.startswith("<lambda@"):  # one taking no parameters: calling it gives its body's value
+            return {("L", scope_id, expr): False}
         if expr.startswith("<def:"):  # the function itself, as a decorator receives it
             scope = self.scopes.get(expr[5:-1])
             # (a class decorator gets the class itself: one to call, construct, read)
@@ -3091,6 +3099,9 @@ class Resolver(DjangoModels, Metaclasses):
                     _merge(out, self.returns(t.id), True)
             elif kind == "CE":
                 _merge(out, self._scope_target(val[1], "<return>[]"), True)
+            elif kind == "L" and len(val) == 3:
+                self._note((val[1], val[2] + "()"))
+                _merge(out, self._scope_target(val[1], val[2] + "()"), True)
             elif kind == "QM" and (result := django.method_result(val[2])) is not None:
                 out[(result, val[1])] = True
             elif kind == "QC":  # a custom manager's or queryset's method: by convention, a queryset

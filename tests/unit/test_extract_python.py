@@ -504,7 +504,7 @@ def test_call_sites_belong_to_the_innermost_enclosing_definition() -> None:
         ("[f, g][1]()", "g"),
         ("{'h': {'on': f}}['h']['on']()", "f"),
         ("dict(a=f)['a']()", "f"),
-        ("(lambda: 1)()", "<lambda>"),
+        ("(lambda: 1)()", "<lambda@1:5>"),  # one taking no parameters is told by where it stands
         ("super().save()", "super().save"),
         ("super(Base, self).save()", "super(Base,self).save"),
         ("super(mod.Base, cls).make()", "super(mod.Base,cls).make"),
@@ -561,7 +561,7 @@ def test_what_a_call_unpacks_is_kept_with_its_keywords(source: str, unpacked: tu
         ("f(\n    a,\n    b,\n)", ("a", "b"), ()),
         ("f('a, b', \"c\")", (None, None), ()),
         ("f(a == b, not c, d if e else g)", (None, None, None), ()),
-        ("f(lambda: 1, key=lambda x: x)", ("<lambda>",), (("key", "<lambda>"),)),
+        ("f(lambda: 1, key=lambda x: x)", ("<lambda@1:2>",), (("key", "<lambda>"),)),
         ("f(x for x in y)", (None,), ()),
         ("f(items[0], self.get(1))", ("items[0]", "self.get(1)"), ()),
         ("f(a, # comment\n  b)", ("a", "b"), ()),
@@ -575,6 +575,15 @@ def test_what_a_call_unpacks_is_kept_with_its_keywords(source: str, unpacked: tu
 def test_argument_exprs(source: str, args: tuple[str | None, ...], kwargs: tuple[tuple[str, str | None], ...]) -> None:
     outer = calls(source + "\n")[0]
     assert (outer.callee, outer.args, outer.kwargs, outer.positional) == ("f", args, kwargs, len(args))
+
+
+def test_a_lambda_taking_no_parameters_binds_what_calling_it_gives() -> None:
+    source = "def run():\n    make = lambda: Session(url)\n    other = lambda x: Session(x)\n"
+    assert [(s, t, v) for s, t, v, _ in binds(source)] == [
+        ("run", "make", "<lambda@2:11>"),
+        ("run", "<lambda@2:11>()", "Session()"),
+        ("run", "other", "<lambda>"),
+    ]
 
 
 def test_nested_calls_in_arguments_are_their_own_sites() -> None:
