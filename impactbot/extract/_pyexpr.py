@@ -102,6 +102,9 @@ def display_name(node: Node) -> str:
     return f"<arg@{node.start_point.row + 1}:{node.start_point.column}>"
 
 
+DEFAULT_DICTS = frozenset({b"defaultdict", b"collections.defaultdict"})
+
+
 def lambda_name(node: Node) -> str:
     """A lambda's value: ``<lambda@row:col>`` for one taking no parameters, whose call
     gives what its body does (the scope binds ``<lambda@row:col>()`` to the body, see
@@ -208,6 +211,7 @@ class Expressions:
         self._none = g.kinds("none")
         self._ellipsis = g.kinds("ellipsis")
         self._call = g.kind("call")
+        self._keyword_kinds = g.kinds("keyword_argument", "list_splat", "dictionary_splat")
         self._f_function, self._f_arguments = f["function"], f["arguments"]
         self._keyword = g.kinds("keyword_argument")
 
@@ -235,12 +239,28 @@ class Expressions:
             return [("", None), *self._members(node)]
         elif kind == self._call and (row := self._param_row(node)) is not None:
             return [("", None), *self._members(row, skip=self._keyword)]
+        elif kind == self._call and (made := self.default_factory(node)) is not None:
+            # `defaultdict(Node)`: a missing key's element is what the factory makes
+            return [("", self.expr(node)), ("[]", made)]
         elif kind in self._comprehensions or kind in self._dict_comprehension:
             body = node.child_by_field_id(self._f_body)
             if body is not None and body.kind_id in self._pair:
                 body = body.child_by_field_id(self._f_value)
             return [("", None)] + ([] if body is None else _prefixed("[]", self.values(body)))
         return [("", self.expr(node))]
+
+    def default_factory(self, call: Node) -> str | None:
+        """What ``defaultdict(factory, ...)`` makes for a missing key (``factory()``); None
+        for any other call, or a factory it cannot name."""
+        function = call.child_by_field_id(self._f_function)
+        if function is None or function.text not in DEFAULT_DICTS:
+            return None
+        arguments = call.child_by_field_id(self._f_arguments)
+        first = self.named(arguments)[0] if arguments is not None and self.named(arguments) else None
+        if first is None or first.kind_id in self._keyword_kinds:
+            return None
+        factory = self.expr(first)
+        return None if factory is None else factory + "()"
 
     def display_values(self, node: Node) -> Values | None:
         """``values`` of a list, tuple, set or dict display that holds something to resolve

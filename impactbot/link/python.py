@@ -1759,6 +1759,8 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base.startswith("<lambda@"):  # one taking no parameters: calling it gives its body's value
+            return self._apply_ops({("L", scope_id, base): False}, ops, scope_id)
         if base.startswith("<new:"):  # `object.__new__(cls)`: an instance of that class
             return self._apply_ops(self._instances(base[5:-1].replace("/", "."), scope_id), ops, scope_id)
         if base.startswith("<cast:"):  # `cast(Order, row)`: an Order, or a subclass's
@@ -2174,8 +2176,6 @@ class Resolver(DjangoModels, Metaclasses):
         such as ``<arg@3:4>`` or ``<partial:f>()``, which resolves like any other."""
         if expr == "<lambda>":
             return {("L",): False}
-        if expr.startswith("<lambda@"):  # one taking no parameters: calling it gives its body's value
-            return {("L", scope_id, expr): False}
         if expr.startswith("<def:"):  # the function itself, as a decorator receives it
             scope = self.scopes.get(expr[5:-1])
             # (a class decorator gets the class itself: one to call, construct, read)

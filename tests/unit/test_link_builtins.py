@@ -189,3 +189,30 @@ def describe(func):
     assert ("m.py::Model::update", "m.py::Model::update") not in linked
     unresolved = {k for k, n in graph.unresolved if n}
     assert not unresolved & {"m.py::Model::update", "m.py::Model::label", "m.py::describe"}
+
+
+def test_a_defaultdict_s_elements_are_what_its_factory_makes() -> None:
+    source = """
+import collections
+from collections import defaultdict
+
+class Node:
+    def insert(self, word):
+        return word
+
+class Trie:
+    def __init__(self):
+        self.children = collections.defaultdict(Node)
+
+    def add(self, char, word):
+        return self.children[char].insert(word)
+
+def count(words):
+    seen = defaultdict(lambda: Node())
+    for word in words:
+        seen[word].insert(word)
+"""
+    graph = link(facts({"m.py": source}))
+    found = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert ("m.py::Trie::add", "m.py::Node::insert") in found
+    assert ("m.py::count", "m.py::Node::insert") in found
