@@ -256,9 +256,10 @@ class Expressions:
         if function is None or function.text not in DEFAULT_DICTS:
             return None
         arguments = call.child_by_field_id(self._f_arguments)
-        first = self.named(arguments)[0] if arguments is not None and self.named(arguments) else None
-        if first is None or first.kind_id in self._keyword_kinds:
+        args = self.named(arguments) if arguments is not None else []
+        if not args or args[0].kind_id in self._keyword_kinds:
             return None
+        first = args[0]
         factory = self.expr(first)
         return None if factory is None else factory + "()"
 

@@ -302,7 +302,7 @@ class KeyedFacts(FileState):
         end = subscript.end_byte
         outer = self._stored_member(subscript) if nested and direct else None
         if outer is not None:  # `cfg["h"]["on"] = f`: a constant-key store one level down
-            store = self._keyed_store(outer, self._key_path(subscript))
+            store = self._keyed_store(outer, self._constant_key_of(subscript))
             if store is not None:
                 use.stores.append(store)
                 return
@@ -327,16 +327,16 @@ class KeyedFacts(FileState):
             return None
         if parent.end_byte not in self.sub_stores or subscript.end_byte in self.sub_stores:
             return None
-        return parent if self._key_path(subscript) is not None else None
+        return parent if self._constant_key_of(subscript) is not None else None
 
-    def _key_path(self, subscript: Node) -> str | None:
+    def _constant_key_of(self, subscript: Node) -> str | None:
         """The constant key suffix of ``subscript`` (``["h"]``): None when it is computed."""
         children = subscript.named_children
         return self.x.literals.key(children[1]) if len(children) == 2 else None
 
     def _keyed_store(self, subscript: Node, prefix: str | None = "") -> tuple[Node, str, str, Node] | None:
-        """``name["c"] = value`` as a plain assignment: (statement, key suffix, value);
-        ``prefix``: the keys between the name and the stored one (``["h"]``)."""
+        """``name["c"] = value`` as a plain assignment: (statement, ``prefix``, key suffix,
+        value); ``prefix``: the keys between the name and the stored one (``["h"]``)."""
         k = _kinds(self.e.g)
         statement = subscript.parent
         children = subscript.named_children
