@@ -10,11 +10,11 @@ import os
 from importlib.util import find_spec
 
 # Bump when the extractor's output for the same bytes changes.
-EXTRACTOR_REVISION = "81"
+EXTRACTOR_REVISION = "82"
 # Bump when link() gives a different graph for the same facts.
-LINK_VERSION = "113"
+LINK_VERSION = "114"
 # Bump when the report of the same two graphs changes (the impact walk, breaking calls).
-IMPACT_VERSION = "11"
+IMPACT_VERSION = "12"
 
 
 def grammar_version(package: str = "tree_sitter_python") -> str:

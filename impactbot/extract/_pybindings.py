@@ -78,6 +78,8 @@ class BindingFacts(KeyedFacts):
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)
+                    elif (default := x.field_default(value)) is not None:
+                        rendered = default  # what the field holds on an instance
                     elif callee is not None and callee.rpartition(".")[2] == "TypeVar" and self._type_variable(
                         node, left, value, scope
                     ):

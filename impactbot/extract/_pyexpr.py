@@ -103,6 +103,9 @@ def display_name(node: Node) -> str:
 
 
 DEFAULT_DICTS = frozenset({b"defaultdict", b"collections.defaultdict"})
+# `x: T = field(default_factory=K)`: dataclasses', attrs' and pydantic's field declarations
+FIELD_CALLS = frozenset({b"field", b"Field", b"ib", b"attrib"})
+DEFAULT_KEYWORDS = frozenset({"default", "default_factory", "factory"})  # a field's default
 
 
 def lambda_name(node: Node) -> str:
@@ -178,7 +181,7 @@ class Expressions:
         self.expr = _make_expr(g, self.literals)
         f = g.fields
         self._f_left, self._f_right = f["left"], f["right"]
-        self._f_value, self._f_body = f["value"], f["body"]
+        self._f_value, self._f_body, self._f_name = f["value"], f["body"], f["name"]
         self._identifier = g.kind("identifier")
         self._attribute = g.kind("attribute")
         self._subscript = g.kind("subscript")
@@ -262,6 +265,22 @@ class Expressions:
         first = args[0]
         factory = self.expr(first)
         return None if factory is None else factory + "()"
+
+    def field_default(self, call: Node) -> str | None:
+        """What a dataclass (attrs, pydantic) field declared by ``field(default_factory=K)``
+        holds on an instance: ``K()``, or the ``default=`` value; None for any other call."""
+        function = call.child_by_field_id(self._f_function)
+        arguments = call.child_by_field_id(self._f_arguments)
+        if function is None or arguments is None or (function.text or b"").rpartition(b".")[2] not in FIELD_CALLS:
+            return None
+        for arg in self.named(arguments):
+            name = arg.child_by_field_id(self._f_name) if arg.kind_id in self._keyword else None
+            value = arg.child_by_field_id(self._f_value) if name is not None else None
+            if name is None or value is None or (name.text or b"").decode() not in DEFAULT_KEYWORDS:
+                continue
+            found = self.expr(value)
+            return None if found is None else found + ("()" if name.text != b"default" else "")
+        return None
 
     def display_values(self, node: Node) -> Values | None:
         """``values`` of a list, tuple, set or dict display that holds something to resolve

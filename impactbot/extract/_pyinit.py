@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from impactbot.extract._pyexpr import DEFAULT_KEYWORDS
 from impactbot.extract._pystate import dotted_text, text_of
 from impactbot.model import DataclassFields, Param, ParamKind, Signature
 
@@ -30,7 +31,6 @@ _FIELD_CALLS = frozenset({"field", "dataclasses.field", "attr.ib", "attr.attrib"
 _ATTRIB_CALLS = frozenset({"field", "attr.ib", "attr.attrib", "attrib", "attrs.field", "attr.field"})
 _POSITIONAL_DEFAULT = frozenset({"attr.ib", "attr.attrib", "attrib"})  # attr.ib(default, validator, ...)
 _CLASSIC_ATTRS = frozenset({"attr.s", "attr.attrs", "attrs"})  # auto_attribs is False unless said
-_DEFAULT_KEYWORDS = frozenset({"default", "default_factory", "factory"})
 
 
 def generated_init(decorators: list[tuple[str, dict[str, str]]], bases: tuple[str, ...],
@@ -87,7 +87,7 @@ def _fields(family: str, options: dict[str, str], body: Node) -> list[tuple[str,
         if field is not None and field.get("init") == "False":
             out.append((name, None))
             continue
-        has_default = value is not None and (field is None or bool(field.keys() & _DEFAULT_KEYWORDS))
+        has_default = value is not None and (field is None or bool(field.keys() & DEFAULT_KEYWORDS))
         kind: ParamKind = "keyword_only" if keyword_only or (field or {}).get("kw_only") == "True" else "positional"
         # attrs takes `_x` as `x`
         out.append((name, Param(name.lstrip("_") if family == "attrs" else name, kind, has_default, annotation)))
@@ -140,7 +140,7 @@ def _attrib_fields(options: dict[str, str], body: Node) -> list[tuple[str, Param
         if field.get("init") == "False":
             out.append((name, None))
             continue
-        has_default = bool(field.keys() & _DEFAULT_KEYWORDS) or (
+        has_default = bool(field.keys() & DEFAULT_KEYWORDS) or (
             called in _POSITIONAL_DEFAULT and _positional_count(value) > 0)
         keyword_only = options.get("kw_only") == "True" or field.get("kw_only") == "True"
         alias = field.get("alias", "").strip("\"'") or name.lstrip("_")

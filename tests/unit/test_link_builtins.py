@@ -216,3 +216,31 @@ def count(words):
     found = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
     assert ("m.py::Trie::add", "m.py::Node::insert") in found
     assert ("m.py::count", "m.py::Node::insert") in found
+
+
+def test_a_field_declared_with_a_default_factory_holds_what_it_makes() -> None:
+    source = """
+import attr
+from dataclasses import dataclass, field
+
+class Pool:
+    def acquire(self):
+        return 1
+
+@dataclass
+class Settings:
+    pool: object = field(default_factory=Pool)
+    backup: object = field(default_factory=lambda: Pool())
+
+@attr.s
+class Legacy:
+    pool = attr.ib(factory=Pool)
+
+def use(settings: Settings, legacy: Legacy):
+    settings.pool.acquire()
+    settings.backup.acquire()
+    legacy.pool.acquire()
+"""
+    graph = link(facts({"m.py": source}))
+    calls = [e.target for e in graph.edges if e.kind == "calls" and e.source == "m.py::use"]
+    assert calls.count("m.py::Pool::acquire") == 1 and dict(graph.unresolved).get("m.py::use", 0) == 0
