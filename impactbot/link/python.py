@@ -2377,7 +2377,8 @@ class Resolver(DjangoModels, Metaclasses):
         passed = self.passed_through(src.value, scope, src.line)
         if passed is not None:
             return passed
-        if scope.kind in ("module", "class"):
+        if scope.kind in ("module", "class") and not src.target.startswith("<lambda@"):
+            # (a lambda's body runs when it is called, not where the body defines it)
             return self.resolve_line(src.value, scope.id, src.line) or {}
         return self.resolve(src.value, scope.id) or {}
 

@@ -244,3 +244,25 @@ def use(settings: Settings, legacy: Legacy):
     graph = link(facts({"m.py": source}))
     calls = [e.target for e in graph.edges if e.kind == "calls" and e.source == "m.py::use"]
     assert calls.count("m.py::Pool::acquire") == 1 and dict(graph.unresolved).get("m.py::use", 0) == 0
+
+
+def test_a_module_level_lambda_s_body_reads_names_as_bound_when_it_is_called() -> None:
+    # the body runs when the lambda is called: a name bound below it is already there
+    source = """
+class Pool:
+    def acquire(self):
+        return 1
+
+class Stub:
+    def acquire(self):
+        return 0
+
+Factory = Stub
+make = lambda: Factory()
+Factory = Pool
+
+def use():
+    return make().acquire()
+"""
+    graph = link(facts({"m.py": source}))
+    assert ("m.py::use", "m.py::Pool::acquire") in {(e.source, e.target) for e in graph.edges}
