@@ -242,15 +242,37 @@ class Expressions:
             return [("", None), *self._members(node)]
         elif kind == self._call and (row := self._param_row(node)) is not None:
             return [("", None), *self._members(row, skip=self._keyword)]
-        elif kind == self._call and (made := self.default_factory(node)) is not None:
-            # `defaultdict(Node)`: a missing key's element is what the factory makes
-            return [("", self.expr(node)), ("[]", made)]
+        elif kind == self._call and (made := self.call_elements(node)) is not None:
+            return [("", self.expr(node)), *made]
         elif kind in self._comprehensions or kind in self._dict_comprehension:
             body = node.child_by_field_id(self._f_body)
             if body is not None and body.kind_id in self._pair:
                 body = body.child_by_field_id(self._f_value)
             return [("", None)] + ([] if body is None else _prefixed("[]", self.values(body)))
         return [("", self.expr(node))]
+
+    def call_elements(self, call: Node) -> Values | None:
+        """The elements of the container a call makes, where the call tells them: a
+        ``defaultdict(Node)``'s are what the factory makes for a missing key,
+        ``dict(zip(keys, values))``'s are the values; None for any other call."""
+        made = self.default_factory(call)
+        if made is not None:
+            return [("[]", made)]
+        function = call.child_by_field_id(self._f_function)
+        arguments = call.child_by_field_id(self._f_arguments)
+        args = self.named(arguments) if arguments is not None else []
+        if function is None or function.text != b"dict" or len(args) != 1 or args[0].kind_id != self._call:
+            return None
+        inner = args[0].child_by_field_id(self._f_function)
+        pair = args[0].child_by_field_id(self._f_arguments)
+        zipped = self.named(pair) if pair is not None else []
+        if inner is None or inner.text != b"zip" or len(zipped) != 2:
+            return None
+        found = [(suffix, v) for suffix, v in self.values(zipped[1]) if suffix.startswith("[]")]
+        if found:  # a display: its elements
+            return found
+        values = self.expr(zipped[1])
+        return None if values is None else [("[]", values + "[]")]
 
     def default_factory(self, call: Node) -> str | None:
         """What ``defaultdict(factory, ...)`` makes for a missing key (``factory()``); None

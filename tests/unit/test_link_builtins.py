@@ -266,3 +266,30 @@ def use():
 """
     graph = link(facts({"m.py": source}))
     assert ("m.py::use", "m.py::Pool::acquire") in {(e.source, e.target) for e in graph.edges}
+
+
+def test_a_dict_made_of_zipped_keys_and_values_holds_the_values() -> None:
+    source = """
+def save():
+    return 1
+
+def load():
+    return 2
+
+HANDLERS = [save, load]
+
+class Router:
+    def __init__(self):
+        self.table = dict(zip(["save", "load"], HANDLERS))
+
+    def route(self, name):
+        return self.table[name]()
+
+def dispatch(name):
+    table = dict(zip(["save"], [save]))
+    return table[name]()
+"""
+    graph = link(facts({"m.py": source}))
+    found = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert {("m.py::Router::route", "m.py::save"), ("m.py::Router::route", "m.py::load")} <= found
+    assert ("m.py::dispatch", "m.py::save") in found
