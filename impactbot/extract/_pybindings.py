@@ -10,6 +10,7 @@ from tree_sitter import Node
 from impactbot.extract._pycalls import AUGMENTED
 from impactbot.extract._pyexpr import (
     AWAITING_METHODS,
+    ENTERING_METHODS,
     MODEL_LOOKUPS,
     RENDERED_CALLS,
     elements,
@@ -28,6 +29,8 @@ RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "Pa
 # context managers that pass only when their block raises (pytest, unittest)
 EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
 
+# methods whose call an assignment binds as the expression renders it (what it stands for)
+RENDERED_METHODS = MODEL_LOOKUPS | AWAITING_METHODS | frozenset(m.decode() for m in ENTERING_METHODS)
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 
 
@@ -74,7 +77,7 @@ class BindingFacts(KeyedFacts):
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
                     if callee is _UNKNOWN or callee in RENDERED_CALLS or (  # what it stands for
-                            callee is not None and callee.rpartition(".")[2] in MODEL_LOOKUPS | AWAITING_METHODS):
+                            callee is not None and callee.rpartition(".")[2] in RENDERED_METHODS):
                         rendered = expr(value)
                     elif callee == "property":
                         rendered = self._property_getter(value)

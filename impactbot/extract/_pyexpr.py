@@ -619,6 +619,8 @@ _STEPS = {b"iter": "__iter__", b"next": "__next__"}
 # `loop.run_until_complete(connect())` stand for their first argument.
 AWAITING = frozenset({"asyncio.run", "asyncio.wait_for", "asyncio.shield"})
 AWAITING_METHODS = frozenset({"run_until_complete"})
+# `stack.enter_context(cm)` (contextlib's ExitStack): what `with cm as x` binds to x
+ENTERING_METHODS = {b"enter_context": ".__enter__()", b"enter_async_context": ".__aenter__()"}
 _AWAITING = frozenset(name.encode() for name in AWAITING)
 _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
 # ``typing.cast(T, v)``: an instance of T (or of a subclass), as an annotation says
@@ -712,6 +714,9 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 copied = _copied(node)
                 if copied is not None:
                     return copied
+            if function is not None and function.kind_id == attribute and \
+                    (entered := _entered(node, (function.text or b"").rpartition(b".")[2])) is not None:
+                return entered
             if function is not None and function.kind_id == identifier and function.text in _ITERATING:
                 copied = _iterated(node)
                 if copied is not None:
@@ -914,6 +919,16 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if not args or args[0].kind_id not in (identifier, attribute) or not dotted(args[0].text or b""):
             return None
         return f"<new:{(args[0].text or b'').decode('ascii')}>".replace(".", "/")
+
+    def _entered(node: Node, method: bytes) -> str | None:
+        # `stack.enter_context(Conn())` gives what the context manager's `__enter__` returns
+        enter = ENTERING_METHODS.get(method)
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if enter is None or len(args) != 1 or args[0].kind_id in not_positional:
+            return None
+        held = expr(args[0])
+        return None if held is None else held + enter
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as

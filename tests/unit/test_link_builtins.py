@@ -293,3 +293,26 @@ def dispatch(name):
     found = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
     assert {("m.py::Router::route", "m.py::save"), ("m.py::Router::route", "m.py::load")} <= found
     assert ("m.py::dispatch", "m.py::save") in found
+
+
+def test_what_an_exit_stack_enters_is_what_the_context_manager_gives() -> None:
+    source = """
+import contextlib
+
+class Conn:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def query(self):
+        return 1
+
+def use():
+    with contextlib.ExitStack() as stack:
+        conn = stack.enter_context(Conn())
+        return conn.query()
+"""
+    graph = link(facts({"m.py": source}))
+    assert ("m.py::use", "m.py::Conn::query") in {(e.source, e.target) for e in graph.edges}
