@@ -593,6 +593,7 @@ def breaking_calls(
                 continue  # `getattr(self, "visit_" + kind)(node)` may never pick this one
             reason = _fits_none(c.symbol, call.site, call.bound)
             if reason and (_fits_an_override(call, alternatives, head)
+                           or _fits_another_callable(call, alternatives, head)
                            or _through_a_pass_through(call, head, head_facts)):
                 continue
             if reason:
@@ -721,6 +722,25 @@ def _fits_an_override(call: ResolvedCall, alternatives: Mapping[tuple[str, int, 
                 return True
             continue
         if other.target.rsplit("::", 1)[-1] == name and _fits_none(sym, other.site, other.bound) is None:
+            return True
+    return False
+
+
+def _fits_another_callable(call: ResolvedCall, alternatives: Mapping[tuple[str, int, CallSite], list[ResolvedCall]],
+                           head: SymbolGraph) -> bool:
+    """Whether the site calls a value that may be one of several functions of other names
+    (a callback or a stored converter, fed by every call that passes one), another of
+    which accepts the call: which one this call gets is not known, and code that guards
+    the call by the callee's kind (attrs' `Converter`, calling `self.converter(value)`
+    only for one-argument converters) is written for those."""
+    name = call.target.rsplit("::", 1)[-1]
+    for other in alternatives.get((call.caller, call.line, call.site), ()):
+        sym = head.symbols.get(other.target)
+        if sym is None or sym.signature is None or other.target.rsplit("::", 1)[-1] == name:
+            continue
+        if head.graph.has_edge(call.target, other.target) or head.graph.has_edge(other.target, call.target):
+            continue  # a wrapper and what it wraps: the call runs both
+        if _fits_none(sym, other.site, other.bound) is None:
             return True
     return False
 

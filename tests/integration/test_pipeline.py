@@ -1849,3 +1849,45 @@ def test_a_call_a_computed_name_may_dispatch_is_not_checked_against_its_guesses(
     breaking = diff(repo.path, "main..feature")["breaking"]
     assert [(b["caller"], b["line"], b["reason"]) for b in breaking] == [
         ("dist.py::Dist::include", 8, "missing required argument 'strict'")]
+
+
+CONVERTERS = """\
+class Converter:
+    def __init__(self, converter, takes_field=False):
+        self.converter = converter
+        self.takes_field = takes_field
+
+    def convert(self, value, field):
+        if self.takes_field:
+            return self.converter(value, field)
+        return self.converter(value)
+
+
+def to_int(value):
+    return int(value)
+
+
+def pipe_converter(value):
+    return value
+
+
+plain = Converter(to_int)
+piped = Converter(pipe_converter, takes_field=True)
+"""
+
+
+def test_a_callback_that_may_be_one_of_several_is_checked_against_those_it_fits(repo: RepoBuilder) -> None:
+    # `self.converter(value)` may be any converter passed in; the call is written for the
+    # one-argument ones, so pipe_converter now taking the field is not reported there
+    repo.commit({"conv.py": CONVERTERS})
+    repo.start_branch("feature")
+    repo.commit({"conv.py": CONVERTERS.replace("def pipe_converter(value):", "def pipe_converter(value, field):")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["conv.py::pipe_converter"] == "modified"
+    assert report["breaking"] == []
+    # when none of them fits any more, the call is what breaks
+    both = CONVERTERS.replace("def pipe_converter(value):", "def pipe_converter(value, field):").replace(
+        "def to_int(value):", "def to_int(value, base):")
+    repo.commit({"conv.py": both})
+    reasons = {(b["target"], b["line"]) for b in diff(repo.path, "main..feature")["breaking"]}
+    assert ("conv.py::to_int", 9) in reasons and ("conv.py::pipe_converter", 9) in reasons
