@@ -359,14 +359,14 @@ class _Linker:
             if given is not None:
                 self._record_flow(path, site, given)
                 continue
-            self.r.touched_param = False
+            self.r.touched_param = 0
             if watch is not None:
                 watch.begin(second=False)
             results[i] = self._resolve_site(path, site)
             if self.r.touched_param:
                 revisit.append(i)
             if watch is not None:
-                watch.first(i, results[i], self.r.touched_param)
+                watch.first(i, results[i], bool(self.r.touched_param))
             self._record_flow(path, site, results[i][0])
         return results, revisit
 

@@ -354,7 +354,7 @@ class _Derivation:
     def _resolve_pure(self, path: str, site: CallSite) -> Outcome:
         """A site whose result depends on neither order nor parameters: resolve it now."""
         self.recorder.begin(second=False)
-        self.r.touched_param = False
+        self.r.touched_param = 0
         outcome = self.linker.resolve_site(path, site)
         if self.r.touched_param or self.r.tainted or self.r.stale:
             raise _OrderSensitive

@@ -52,6 +52,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from impactbot.link import django
 from impactbot.link.django import DjangoModels
 from impactbot.link.metaclasses import OBJECT_ATTRIBUTES, Metaclasses
@@ -501,6 +503,8 @@ class _Timeline:
         return self.loop_lasts[k]
 
 
+# compiled by build_native.py; the incremental link's tracing resolver derives from it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Resolver(DjangoModels, Metaclasses):
     """Resolves the expressions of one revision's Python files (Django's models: see
     :class:`impactbot.link.django.DjangoModels`)."""
