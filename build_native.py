@@ -27,7 +27,7 @@ MANIFEST = PACKAGE / "native.txt"  # read by impactbot/native.py
 BUILD = ROOT / "build" / "native"
 GROUP = "impactbot.compiled"  # the shared library holding every compiled module's code (outside the packages compiled)
 # the modules a link spends its time in; the rest run as plain Python
-MODULES = ("impactbot/link/python.py",)
+MODULES = ("impactbot/link/python.py", "impactbot/link/linker.py")
 
 
 def module_name(path: str) -> str:

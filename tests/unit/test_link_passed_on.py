@@ -12,7 +12,7 @@ import logging
 import pytest
 from helpers.linking import assert_derived_both_ways, derived_from, facts
 
-import impactbot.link as link_module
+import impactbot.link.linker as link_module
 from impactbot.link import PASSES_ON, _Linker, link
 from impactbot.link.incremental import link_traced, trace_from_graph, trace_to_graph
 
