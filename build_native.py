@@ -14,8 +14,11 @@ plain modules.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,9 +55,13 @@ def build() -> None:
 
     clean()
     os.chdir(ROOT)  # mypyc names modules by their paths from here
-    extensions = mypycify(
-        list(MODULES), opt_level="3", group_name=GROUP, target_dir=str(BUILD / "c")
-    )
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(said):
+            extensions = mypycify(list(MODULES), opt_level="3", group_name=GROUP, target_dir=str(BUILD / "c"))
+    finally:
+        # mypyc notes each generator it hands on as a list: nothing to act on
+        print("".join(line for line in said.getvalue().splitlines(True) if "as list" not in line), end="")
     dist = Distribution({"name": "impactbot-native", "ext_modules": extensions, "script_args": ["-q"]})
     command = dist.get_command_obj("build_ext")
     command.inplace = True
@@ -62,6 +69,29 @@ def build() -> None:
     command.parallel = os.cpu_count() or 1
     dist.run_command("build_ext")
     MANIFEST.write_text("".join(f"{module_name(m)} {m} {source_hash(str(ROOT / m))}\n" for m in MODULES))
+    check()
+
+
+# links two functions with the compiled modules, in a process of its own (a module
+# that cannot be loaded may take its importer down)
+CHECK = """
+import impactbot.link.python as resolver
+from impactbot.extract import extract
+from impactbot.link import link
+
+assert resolver.__spec__.origin.endswith(".so"), resolver.__spec__.origin
+graph = link({"m.py": extract(b"def f():\\n    pass\\n\\n\\ndef g():\\n    f()\\n", "python")})
+assert ("m.py::g", "m.py::f") in {(e.source, e.target) for e in graph.edges}, graph.edges
+"""
+
+
+def check() -> None:
+    """Whether the compiled modules load and link: when not, they are removed."""
+    env = {**os.environ, "IMPACTBOT_NATIVE": "1"}
+    done = subprocess.run([sys.executable, "-c", CHECK], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        raise RuntimeError(f"the compiled modules do not work: {lines[-1] if lines else done.returncode}")
 
 
 def main(argv: list[str]) -> int:
