@@ -4,7 +4,8 @@ Linking a revision is pure-Python name resolution; compiled, the same code runs
 about twice as fast and gives the same graph. The compiled modules are an
 option, never a requirement: impactbot imports them only while the manifest
 written here says they were built from the sources now on disk (see
-``impactbot/__init__.py``), and falls back to the sources otherwise. So a
+``impactbot/native.py``, which lists the modules), and falls back to the
+sources otherwise. So a
 machine without a C compiler, or a source edited since the build, runs the
 plain modules.
 
@@ -22,25 +23,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-from impactbot.native import source_hash
+from impactbot.native import COMPILED, MANIFEST, module_name, source_hash
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "impactbot"
-MANIFEST = PACKAGE / "native.txt"  # read by impactbot/native.py
 BUILD = ROOT / "build" / "native"
 GROUP = "impactbot.compiled"  # the shared library holding every compiled module's code (outside the packages compiled)
-# the modules a link spends its time in; the rest run as plain Python
-MODULES = ("impactbot/link/python.py", "impactbot/link/linker.py")
-
-
-def module_name(path: str) -> str:
-    name = path.removesuffix(".py").replace("/", ".")
-    return name.removesuffix(".__init__")
+MODULES = [f"impactbot/{source}" for source in COMPILED]  # as mypyc names them: from ROOT
 
 
 def clean() -> None:
     """Remove the compiled modules and the manifest; the plain sources are what run."""
-    MANIFEST.unlink(missing_ok=True)
+    (PACKAGE / MANIFEST).unlink(missing_ok=True)
     group = GROUP.replace(".", "/") + "__mypyc"
     for stem in [group, *(m.removesuffix(".py") for m in MODULES)]:
         for lib in ROOT.glob(f"{stem}.*.so"):
@@ -58,7 +52,7 @@ def build() -> None:
     said = io.StringIO()
     try:
         with contextlib.redirect_stdout(said):
-            extensions = mypycify(list(MODULES), opt_level="3", group_name=GROUP, target_dir=str(BUILD / "c"))
+            extensions = mypycify(MODULES, opt_level="3", group_name=GROUP, target_dir=str(BUILD / "c"))
     finally:
         # mypyc notes each generator it hands on as a list: nothing to act on
         print("".join(line for line in said.getvalue().splitlines(True) if "as list" not in line), end="")
@@ -68,7 +62,8 @@ def build() -> None:
     command.build_temp = str(BUILD / "obj")
     command.parallel = os.cpu_count() or 1
     dist.run_command("build_ext")
-    MANIFEST.write_text("".join(f"{module_name(m)} {m} {source_hash(str(ROOT / m))}\n" for m in MODULES))
+    lines = [f"{module_name(s)} {source_hash(str(PACKAGE / s))}\n" for s in COMPILED]
+    (PACKAGE / MANIFEST).write_text("".join(lines))
     check()
 
 
@@ -104,7 +99,7 @@ def main(argv: list[str]) -> int:
         clean()
         print(f"build_native: not compiled, the plain modules will run ({exc})", file=sys.stderr)
         return 0
-    print(f"build_native: compiled {', '.join(module_name(m) for m in MODULES)}")
+    print(f"build_native: compiled {', '.join(module_name(s) for s in COMPILED)}")
     return 0
 
 

@@ -10,59 +10,68 @@ import sys
 from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
-from impactbot.native import NativeGuard
+from impactbot.native import COMPILED, MANIFEST, NativeGuard, module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _package(tmp_path: Path) -> tuple[Path, Path]:
-    """A package ``pkgx`` with a module and a subpackage, and a manifest naming both."""
-    (tmp_path / "pkgx" / "sub").mkdir(parents=True)
-    (tmp_path / "pkgx" / "__init__.py").write_text("")
-    mod = tmp_path / "pkgx" / "mod.py"
-    mod.write_text("VALUE = 1\n")
-    sub = tmp_path / "pkgx" / "sub" / "__init__.py"
-    sub.write_text("VALUE = 2\n")
-    manifest = tmp_path / "pkgx" / "native.txt"
-    lines = [
-        f"pkgx.mod pkgx/mod.py {hashlib.sha256(mod.read_bytes()).hexdigest()}",
-        f"pkgx.sub pkgx/sub/__init__.py {hashlib.sha256(sub.read_bytes()).hexdigest()}",
-    ]
-    manifest.write_text("\n".join(lines) + "\n")
-    return manifest, mod
+def _package(tmp_path: Path) -> Path:
+    """A package directory with the compiled modules' sources and a manifest of them."""
+    lines = []
+    for source in COMPILED:
+        path = tmp_path / source
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# {source}\n")
+        lines.append(f"{module_name(source)} {hashlib.sha256(path.read_bytes()).hexdigest()}\n")
+    (tmp_path / MANIFEST).write_text("".join(lines))
+    return tmp_path
 
 
-def test_fresh_compiled_modules_are_left_to_pythons_own_finders(tmp_path: Path) -> None:
-    manifest, _ = _package(tmp_path)
-    guard = NativeGuard(str(manifest))
-    assert guard.find_spec("pkgx.mod", None) is None
-    assert guard.find_spec("pkgx.sub", None) is None
+def _sources(guard: NativeGuard) -> dict[str, str | None]:
+    """What the guard hands out for each compiled module: its source's path, or None
+    when it leaves the module to Python's finders (which take the extension first)."""
+    out: dict[str, str | None] = {}
+    for source in COMPILED:
+        spec = guard.find_spec(module_name(source), None)
+        assert spec is None or isinstance(spec.loader, SourceFileLoader)
+        out[source] = spec.origin if spec is not None else None
+    return out
 
 
-def test_a_source_changed_since_the_build_is_imported_from_its_source(tmp_path: Path) -> None:
-    manifest, mod = _package(tmp_path)
-    mod.write_text("VALUE = 3\n")
-    guard = NativeGuard(str(manifest))
-    spec = guard.find_spec("pkgx.mod", None)
-    assert spec is not None and spec.origin == str(mod)
-    assert isinstance(spec.loader, SourceFileLoader)
-    # all or none: the unchanged module's compiled code would call the stale one's directly
-    sub = guard.find_spec("pkgx.sub", None)
-    assert sub is not None and sub.submodule_search_locations == [str(tmp_path / "pkgx" / "sub")]
+def test_compiled_modules_built_from_the_sources_on_disk_are_left_to_python(tmp_path: Path) -> None:
+    package = _package(tmp_path)
+    assert _sources(NativeGuard(str(package))) == {source: None for source in COMPILED}
 
 
-def test_disabled_guard_imports_every_listed_module_from_its_source(tmp_path: Path) -> None:
-    manifest, mod = _package(tmp_path)
-    spec = NativeGuard(str(manifest), enabled=False).find_spec("pkgx.mod", None)
-    assert spec is not None and spec.origin == str(mod)
+def test_after_a_source_changes_every_compiled_module_is_imported_from_its_source(tmp_path: Path) -> None:
+    package = _package(tmp_path)
+    (package / COMPILED[0]).write_text("# edited since the build\n")
+    # all or none: an unchanged module's compiled code would call the stale one's directly
+    expected = {source: str(package / source) for source in COMPILED}
+    assert _sources(NativeGuard(str(package))) == expected
 
 
-def test_unlisted_modules_and_unreadable_manifests_are_left_alone(tmp_path: Path) -> None:
-    manifest, mod = _package(tmp_path)
-    mod.write_text("VALUE = 3\n")  # stale, but only what the manifest lists is guarded
-    assert NativeGuard(str(manifest)).find_spec("pkgx.other", None) is None
-    manifest.write_text("not a manifest\n")
-    assert NativeGuard(str(manifest)).find_spec("pkgx.mod", None) is None
+def test_without_a_readable_manifest_the_sources_are_imported(tmp_path: Path) -> None:
+    package = _package(tmp_path)
+    expected = {source: str(package / source) for source in COMPILED}
+    (package / MANIFEST).write_text("not a manifest\n")
+    assert _sources(NativeGuard(str(package))) == expected
+    (package / MANIFEST).unlink()  # an extension module left without one is never used either
+    assert _sources(NativeGuard(str(package))) == expected
+
+
+def test_disabled_guard_imports_the_sources(tmp_path: Path) -> None:
+    package = _package(tmp_path)
+    expected = {source: str(package / source) for source in COMPILED}
+    assert _sources(NativeGuard(str(package), enabled=False)) == expected
+
+
+def test_other_modules_are_left_alone(tmp_path: Path) -> None:
+    package = _package(tmp_path)
+    (package / MANIFEST).unlink()
+    guard = NativeGuard(str(package))
+    assert guard.find_spec("impactbot.link.modules", None) is None
+    assert guard.find_spec("json", None) is None
 
 
 _LINK_OWN_SOURCE = """
