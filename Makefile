@@ -18,9 +18,9 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # The resolver compiled with mypyc, about twice as fast (build_native.py); without
-# a C compiler the plain modules run. NATIVE=0 runs them anyway. The prerequisites
-# are the modules impactbot/native.py lists as compiled.
-$(VENV)/.native-$(NATIVE): $(VENV)/.installed build_native.py impactbot/native.py impactbot/link/python.py impactbot/link/linker.py
+# a C compiler the plain modules run. NATIVE=0 runs them anyway. impactbot/native.py
+# lists the modules compiled, all in impactbot/link/.
+$(VENV)/.native-$(NATIVE): $(VENV)/.installed build_native.py impactbot/native.py $(wildcard impactbot/link/*.py)
 	rm -f $(VENV)/.native-*
 	@if [ "$(NATIVE)" = 1 ]; then $(BIN)/python build_native.py; else $(BIN)/python build_native.py --clean; fi
 	touch $@

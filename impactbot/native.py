@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 # the modules a link spends its time in, from the package's directory
-COMPILED = ("link/python.py", "link/linker.py")
+COMPILED = ("link/python.py", "link/linker.py", "link/callbacks.py", "link/inits.py")
 MANIFEST = "native.txt"  # in the package's directory: "module sha256" per line
 
 
