@@ -60,8 +60,9 @@ FUNCTION_HOOKS = frozenset({"setup_function", "teardown_function"})
 class SymbolGraph:
     """A linked revision as a networkx graph: nodes are symbol ids."""
 
-    def __init__(self, linked: LinkedGraph) -> None:
+    def __init__(self, linked: LinkedGraph, facts: Mapping[str, FileFacts] | None = None) -> None:
         self.linked = linked
+        self.facts = facts or {}  # the revision's facts, read only for what a walk asks
         self.graph = nx.DiGraph()
         self.symbols: dict[str, Symbol] = {s.id: s for s in linked.symbols}
         self.graph.add_nodes_from(self.symbols)
@@ -74,6 +75,7 @@ class SymbolGraph:
         self.unresolved = dict(linked.unresolved)
         self._call_lines: dict[tuple[str, str], tuple[int, ...]] | None = None
         self._wrapped_lines: dict[str, set[int]] | None = None
+        self._calls_by_caller: dict[str, list[ResolvedCall]] | None = None
         self._method_names: frozenset[str] | None = None
         self._tests_in: dict[str, list[str]] | None = None
         self._methods: dict[str, set[str]] | None = None
@@ -238,7 +240,56 @@ class SymbolGraph:
         if self._wrapped_lines is None:
             self._wrapped_lines = self._wrapper_lines()
         lines = self._wrapped_lines.get(wrapper)
-        return lines is not None and not lines.isdisjoint(self.lines(wrapper, target))
+        if lines is not None and not lines.isdisjoint(self.lines(wrapper, target)):
+            return True
+        return self._calls_what_decorates(wrapper, target)
+
+    def _calls_what_decorates(self, wrapper: str, target: str) -> bool:
+        """Whether ``wrapper`` is the closure of a decorator ``target`` is decorated with,
+        calling ``target`` as the function that decorator was given: tornado's
+        ``@gen_test`` (``def gen_test(f): def wrap(self): f(self)``) on test methods,
+        which no call of the repository reaches for the decorator's call to be seen.
+        Told from the call (its callee is a parameter of a function around the closure,
+        not one of its own) and from ``target``'s decorators (one names a function around
+        the closure). A factory's closure calling the callback it was given
+        (``make_handler(on_save)``) is not such a wrapper: ``on_save`` is not decorated."""
+        symbol = self.symbols.get(wrapper)
+        decorated = self.symbols.get(target)
+        if symbol is None or decorated is None or not self._closure(wrapper):
+            return False
+        enclosing = self._enclosing_parameters(symbol)
+        lines = self.lines(wrapper, target)
+        if not any(c.target == target and c.line in lines and c.site.callee in enclosing
+                   for c in self._calls_of(wrapper)):
+            return False
+        outer = set(symbol.qualname.split("::")[:-1])
+        return any(_decorator_name(d) in outer for d in self._decorators(decorated))
+
+    def _enclosing_parameters(self, closure: Symbol) -> set[str]:
+        """Parameter names of the functions around a closure that it does not shadow with its own."""
+        own = {p.name for p in closure.signature.params} if closure.signature else set()
+        names: set[str] = set()
+        parent = closure.id.rsplit("::", 1)[0]
+        while (outer := self.symbols.get(parent)) is not None and outer.kind == "function":
+            names |= {p.name for p in outer.signature.params} if outer.signature else set()
+            parent = parent.rsplit("::", 1)[0]
+        return names - own
+
+    def _calls_of(self, caller: str) -> list[ResolvedCall]:
+        if self._calls_by_caller is None:
+            self._calls_by_caller = defaultdict(list)
+            for call in self.linked.calls:
+                self._calls_by_caller[call.caller].append(call)
+        return self._calls_by_caller.get(caller, [])
+
+    def _decorators(self, symbol: Symbol) -> tuple[str, ...]:
+        facts = self.facts.get(symbol.path)
+        if facts is None:
+            return ()
+        for d in facts.definitions:
+            if d.qualname == symbol.qualname:
+                return d.decorators
+        return ()
 
     def _wrapper_lines(self) -> dict[str, set[int]]:
         """Wrapper -> the lines where it calls what it wraps."""
@@ -269,6 +320,11 @@ class SymbolGraph:
 
     def fan_in(self, node: str) -> int:
         return sum(1 for _ in self.dependents(node))
+
+
+def _decorator_name(expr: str) -> str:
+    """``gen_test``, ``testing.gen_test`` and ``gen_test(timeout=5)`` -> ``gen_test``."""
+    return expr.split("(", 1)[0].rsplit(".", 1)[-1].strip()
 
 
 def _runs_for_the_module(symbol: Symbol) -> bool:

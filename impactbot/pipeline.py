@@ -466,13 +466,13 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
     base_graph, head_graph = _graphs(changes, settings, store)
     changed = _with_changed_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
                                   changes, repo)
-    head = SymbolGraph(head_graph)
+    head_facts = LazyFacts(analysed_files(changes.head, settings), store)
+    base_facts = LazyFacts(analysed_files(changes.base, settings), store)
+    head = SymbolGraph(head_graph, head_facts)
     head.add_reads(_name_reads(changed, changes.head, settings, store, repo, head.subclasses))
     impact = walk(
-        head, SymbolGraph(base_graph), changed, depth=settings.depth, hub_cap=settings.hub_cap,
-        head_facts=LazyFacts(analysed_files(changes.head, settings), store),
-        base_facts=LazyFacts(analysed_files(changes.base, settings), store),
-        layout=test_layout(settings),
+        head, SymbolGraph(base_graph, base_facts), changed, depth=settings.depth, hub_cap=settings.hub_cap,
+        head_facts=head_facts, base_facts=base_facts, layout=test_layout(settings),
     )
     return changed, impact
 
