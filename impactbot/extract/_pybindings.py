@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from operator import itemgetter
 
 from tree_sitter import Node
@@ -298,6 +299,10 @@ class BindingFacts(KeyedFacts):
                     self.tuple_returns[scope].append((node, value[0]))
                 else:
                     self.other_returns.add(scope)
+        for node, returned in self._returns_raised():
+            scope = self.scope_at(node.start_byte)
+            self._bind(node, scope, [("<return>" + s, v) for s, v in x.values(returned)], "return")
+            self.other_returns.add(scope)
         for node in self._caps("yield"):
             self.other_returns.add(self.scope_at(node.start_byte))  # a generator: a call returns no tuple
             value = x.named(node)
@@ -310,6 +315,23 @@ class BindingFacts(KeyedFacts):
                 self._op(node.start_byte, value[-1], "__iter__", node)
             pairs = [("<return>[]" + s, v) for s, v in values]
             self._bind(node, self.scope_at(node.start_byte), pairs, "return")
+
+    def _returns_raised(self) -> Iterator[tuple[Node, Node]]:
+        """``raise gen.Return(value)``: how a generator-based coroutine (tornado's
+        ``@gen.coroutine``, from before generators could return a value) returns one."""
+        e = self.e
+        for node in self._caps("raise"):
+            children = node.children
+            if len(children) < 2 or children[1].kind_id != e.call or not self._live(node):
+                continue
+            function = children[1].child_by_field_id(e.f["function"])
+            arguments = children[1].child_by_field_id(e.f["arguments"])
+            if function is None or arguments is None or text_of(function).rpartition(".")[2] != "Return":
+                continue
+            values = self.x.named(arguments)
+            if len(values) == 1 and values[0].kind_id != e.keyword_argument and \
+                    values[0].kind_id not in e.list_splat and values[0].kind_id not in e.dict_splat:
+                yield node, values[0]
 
     def _small_bindings(self) -> None:
         """``except E as e``, ``(x := v)``, ``global x`` and ``nonlocal x``."""

@@ -645,6 +645,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     wrappers = g.kinds("parenthesized_expression")
     walrus = g.kinds("named_expression")
     awaits = g.kinds("await")
+    yields = g.kinds("yield")
     concatenated = g.kinds("concatenated_string")
     # (a builtin by a name of its own: a module may bind `list` or `str` to something else)
     literal_types = {g.kind(k): f"<builtin:{t}>()" for k, t in (
@@ -750,6 +751,14 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             # of an async def stands for what its body returns
             inner = [c for c in node.named_children if c.kind_id != comment]
             return expr(inner[0]) if len(inner) == 1 else None
+        if kind in yields:
+            # `x = yield from gen()` is what gen returns, and so is `x = yield fetch()` in a
+            # coroutine a library drives (tornado's @gen.coroutine, twisted's
+            # inlineCallbacks): what is sent back is the yielded call's result (see the
+            # linker's `<sent>`: only a repository function's is known)
+            inner = [c for c in node.named_children if c.kind_id != comment]
+            sent = expr(inner[0]) if len(inner) == 1 else None
+            return None if sent is None else f"<sent>({sent})"
         if kind in wrappers:
             inner = [c for c in node.named_children if c.kind_id != comment]
             return expr(inner[0]) if len(inner) == 1 else None

@@ -1763,6 +1763,13 @@ class Resolver(DjangoModels, Metaclasses):
             return self._apply_ops(self._param_values(self.scopes[scope_id], "request.param"), ops[1:], scope_id)
         if base.startswith("<partial:"):
             return self._apply_ops(self._partial(base[9:-1].replace("/", "."), scope_id), ops, scope_id)
+        if base == "<sent>" and ops[:1] and ops[0][:1] == "(":
+            # `x = yield fetch()` in a coroutine: what the runner sends back is what fetch
+            # returns when it is the repository's (its return statements; not the generator
+            # a generator function gives); what an outside future resolves to is not known
+            yielded = self.resolve(ops[0][1:-1], scope_id) or {}
+            sent = {v: i for v, i in yielded.items() if v != EXTERNAL and v[0] not in ("G", "CM")}
+            return self._apply_ops(sent, ops[1:], scope_id)
         if base.startswith("<lambda@"):  # one taking no parameters: calling it gives its body's value
             return self._apply_ops({("L", scope_id, base): False}, ops, scope_id)
         if base.startswith("<new:"):  # `object.__new__(cls)`: an instance of that class
