@@ -21,7 +21,7 @@ from impactbot.dispatch import Allowed, reachable, runs_for
 from impactbot.link import is_unittest_class, receives_call_arguments
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_unittest_file
 from impactbot.link.modules import ModuleIndex
-from impactbot.link.python import PROPERTY_DECORATORS, parse_expr
+from impactbot.link.python import PROPERTY_DECORATORS, decorator_name, parse_expr
 from impactbot.model import (
     CONFIDENCE_ORDER,
     Breaking,
@@ -263,7 +263,7 @@ class SymbolGraph:
                    for c in self._calls_of(wrapper)):
             return False
         outer = set(symbol.qualname.split("::")[:-1])
-        return any(_decorator_name(d) in outer for d in self._decorators(decorated))
+        return any(decorator_name(d) in outer for d in self._decorators(decorated))
 
     def _enclosing_parameters(self, closure: Symbol) -> set[str]:
         """Parameter names of the functions around a closure that it does not shadow with its own."""
@@ -320,11 +320,6 @@ class SymbolGraph:
 
     def fan_in(self, node: str) -> int:
         return sum(1 for _ in self.dependents(node))
-
-
-def _decorator_name(expr: str) -> str:
-    """``gen_test``, ``testing.gen_test`` and ``gen_test(timeout=5)`` -> ``gen_test``."""
-    return expr.split("(", 1)[0].rsplit(".", 1)[-1].strip()
 
 
 def _runs_for_the_module(symbol: Symbol) -> bool:

@@ -39,6 +39,7 @@ from impactbot.link.python import (
     Resolver,
     Scope,
     Target,
+    decorator_name,
     keyword_param,
     param_bit,
     parse_expr,
@@ -871,7 +872,7 @@ def receives_call_arguments(definition: Definition) -> bool:
 def _keeps_signature(decorator: str, definition: Definition) -> bool:
     if definition.kind == "class" and writes_init(decorator):
         return True  # what wrote the signature
-    name = (decorator[:-2] if decorator.endswith("()") else decorator).rsplit(".", 1)[-1]
+    name = decorator_name(decorator)
     is_property = name in PROPERTY_DECORATORS or name in ("setter", "getter", "deleter")
     return name in TRANSPARENT_DECORATORS and not is_property
 

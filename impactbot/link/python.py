@@ -336,7 +336,8 @@ class Moved:
     origin: str
 
 
-def _decorator_name(expr: str) -> str:
+def decorator_name(expr: str) -> str:
+    """``testing.gen_test()`` (a decorator as extract renders it, arguments left out) -> ``gen_test``."""
     base = expr[:-2] if expr.endswith("()") else expr
     return base.rsplit(".", 1)[-1]
 
@@ -368,11 +369,11 @@ def _made_property(sources: list[object]) -> str | None:
 
 def _caches(scope: Scope) -> bool:
     """A ``cached_property``: not a data descriptor, so the instance's attribute hides it."""
-    return any(_decorator_name(d) == "cached_property" for d in scope.decorators)
+    return any(decorator_name(d) == "cached_property" for d in scope.decorators)
 
 
 def _method_kind(d: Definition) -> str:
-    names = {_decorator_name(x) for x in d.decorators}
+    names = {decorator_name(x) for x in d.decorators}
     if "staticmethod" in names:
         return "staticmethod"
     if "classmethod" in names or d.name in IMPLICIT_CLASSMETHODS:
@@ -393,7 +394,7 @@ def descriptors(facts: Mapping[str, FileFacts]) -> tuple[set[str], set[str]]:
     for path, f in facts.items():
         for d in f.definitions:
             if d.kind == "class":
-                classes[symbol_id(path, d.qualname)] = (d.name, tuple(map(_decorator_name, d.bases)))
+                classes[symbol_id(path, d.qualname)] = (d.name, tuple(map(decorator_name, d.bases)))
             elif d.name == "__get__" and d.kind == "method":
                 ids.add(symbol_id(path, d.parent))
     names = {classes[c][0] for c in ids if c in classes}
@@ -408,7 +409,7 @@ def descriptors(facts: Mapping[str, FileFacts]) -> tuple[set[str], set[str]]:
     attrs = {
         b.target for path, f in facts.items() for b in f.bindings
         if names and symbol_id(path, b.scope) in classes and b.kind == "assign" and (b.value or "").endswith("()")
-        and _decorator_name(b.value or "") in names
+        and decorator_name(b.value or "") in names
     } if names else set()
     return ids & classes.keys(), attrs
 
@@ -1049,7 +1050,7 @@ class Resolver(DjangoModels, Metaclasses):
         """Protocols, singledispatch functions and the implementations registered on them."""
         if d.kind == "class" and any(b.split("[", 1)[0].rpartition(".")[2] == "Protocol" for b in d.bases):
             self.protocols.add(symbol_id(path, d.qualname))
-        if any(_decorator_name(deco) in dispatching for deco in d.decorators):
+        if any(decorator_name(deco) in dispatching for deco in d.decorators):
             self.dispatchers.add(symbol_id(path, d.qualname))
         for deco in d.decorators:
             base = registered_on(deco)
@@ -2514,7 +2515,7 @@ class Resolver(DjangoModels, Metaclasses):
                     # `send_email.delay(user.id)`: the task runs, with arguments a worker passes
                     # on (or a signature made now, called later): not checked for breaking
                     return {("UB", val[1]): True}
-                if attr in CACHE_METHODS and any(_decorator_name(d) in CACHE_DECORATORS for d in scope.decorators):
+                if attr in CACHE_METHODS and any(decorator_name(d) in CACHE_DECORATORS for d in scope.decorators):
                     return {EXTERNAL: False}  # `get_hashers.cache_clear()`: the cache wrapper's own
                 return {EXTERNAL: False} if attr in PYTHON_DATA else {}
             hit = self.class_member(val[1], attr)
@@ -2834,7 +2835,7 @@ class Resolver(DjangoModels, Metaclasses):
         if scope.method_kind == "staticmethod":
             return "S" if scope.parent == owner else "UB"
         if scope.kind == "function" and any(
-            _decorator_name(d) not in TRANSPARENT_DECORATORS or _decorator_name(d) in _BINDING_DECORATORS
+            decorator_name(d) not in TRANSPARENT_DECORATORS or decorator_name(d) in _BINDING_DECORATORS
             for d in scope.decorators
         ):
             return "UB"  # a decorator may have put something else than a function there
@@ -3177,7 +3178,7 @@ class Resolver(DjangoModels, Metaclasses):
         """The method whose call enters the context manager a ``@contextmanager`` (or
         ``@asynccontextmanager``) generator function returns; None for other functions."""
         for deco in self.scopes[func_id].decorators:
-            name = _decorator_name(deco)
+            name = decorator_name(deco)
             if name in CONTEXT_MANAGERS:
                 return CONTEXT_MANAGERS[name]
         return None
@@ -3215,7 +3216,7 @@ class Resolver(DjangoModels, Metaclasses):
         self._wrappers[key] = []  # a decorator that decorates itself must not recurse
         scope = self.scopes[func_id]
         deco = scope.decorators[k]
-        if _decorator_name(deco) in TRANSPARENT_DECORATORS:
+        if decorator_name(deco) in TRANSPARENT_DECORATORS:
             return []
         out = self._decorator_wrappers(func_id, deco, scope.parent or scope.path)
         self._wrappers[key] = out
@@ -3318,7 +3319,7 @@ class Resolver(DjangoModels, Metaclasses):
                 scope = self.scopes.get(val[1]) if val[0] == "S" else None
                 if scope is None or scope.method_kind != "property" or scope.parent != cls:
                     continue
-                if "cached_property" in {_decorator_name(d) for d in scope.decorators}:
+                if "cached_property" in {decorator_name(d) for d in scope.decorators}:
                     continue
                 if val[1] in self.setter_props:
                     return val[1]
