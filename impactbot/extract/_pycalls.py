@@ -8,7 +8,15 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from impactbot.extract._pyexpr import BINARY_DUNDERS, DOTTED_NAME, UNARY_DUNDERS, bagged, display_name, string_body
+from impactbot.extract._pyexpr import (
+    BINARY_DUNDERS,
+    DOTTED_NAME,
+    ENTERED_DUNDERS,
+    UNARY_DUNDERS,
+    bagged,
+    display_name,
+    string_body,
+)
 from impactbot.extract._pystate import END, FileState, line_of, node_key, text_of
 from impactbot.extract._records import call_site
 from impactbot.model import CallKind, CallSite
@@ -139,6 +147,8 @@ class CallFacts(FileState):
         self.callees[node_key(node)] = callee
         if callee == "setattr" and len(positional) == 3 and not star and not keywords:
             self._setattr(node, scope, arguments, positional)
+        if function.kind_id == e.attribute and len(positional) == 1 and not star and not keywords:
+            self._entered(node, function, arguments)
         args = tuple(positional)
         self.sites.append(
             (
@@ -159,6 +169,16 @@ class CallFacts(FileState):
         )
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
             self._container_call(node, scope, callee, args, keywords, kwargs)
+
+    def _entered(self, node: Node, function: Node, arguments: Node) -> None:
+        """``stack.enter_context(cm)`` calls cm's ``__enter__``, and its ``__exit__`` when
+        the stack closes, as ``with cm:`` does (an ExitStack's, or any such method's)."""
+        dunders = ENTERED_DUNDERS.get((function.text or b"").rpartition(b".")[2])
+        if dunders is None:
+            return
+        held = [c for c in arguments.named_children if c.kind_id != self.e.comment]
+        for dunder in dunders:
+            self._op(node.start_byte, held[0], dunder, node)
 
     def _displayed(self, arg: Node, scope: str) -> str | None:
         """``f([g, h])``: a name for the display, bound to its elements as ``x = [g, h]`` binds

@@ -187,6 +187,10 @@ class Expressions:
         self._subscript = g.kind("subscript")
         self._comment = g.kind("comment")
         self._wrappers = g.kinds("parenthesized_expression", "as_pattern_target")
+        self._awaits = g.kinds("await")
+        self._call = g.kind("call")
+        self._keyword = g.kinds("keyword_argument")
+        self._f_function, self._f_arguments = g.fields["function"], g.fields["arguments"]
         self._walrus = g.kinds("named_expression")
         self._conditional = g.kinds("conditional_expression")
         self._boolean = g.kinds("boolean_operator")
@@ -477,6 +481,10 @@ class Expressions:
     def bind_value(self, target: Node, value: Node) -> Values:
         """Like ``bind``, pairing ``a, b = f, g`` element by element."""
         value = self.unwrapped(value)
+        if target.kind_id in self._unpack and (gathered := self._gathered(value)) is not None:
+            targets = self.named(target)
+            if len(targets) == len(gathered) and not any(n.kind_id in self._splat for n in targets):
+                return [p for t, v in zip(targets, gathered, strict=True) for p in self.bind_value(t, v)]
         if target.kind_id in self._unpack and value.kind_id in self._sequences:
             targets, sources = self.named(target), self.named(value)
             starred = self._splat
@@ -492,6 +500,22 @@ class Expressions:
         if held is not None:  # `self.seen = set()` and `self.seen = {...}` alike: a builtin container
             values = [("", held) if pair == ("", None) else pair for pair in values]
         return self.bind(target, values)
+
+    def _gathered(self, value: Node) -> list[Node] | None:
+        """The awaitables of ``await asyncio.gather(a(), b())``, whose results come back
+        in their order (None for anything else, or when an argument is starred)."""
+        if value.kind_id not in self._awaits or not value.named_child_count:
+            return None
+        call = self.unwrapped(value.named_children[0])
+        function = call.child_by_field_id(self._f_function) if call.kind_id == self._call else None
+        if function is None or function.text not in GATHER_CALLS:
+            return None
+        arguments = call.child_by_field_id(self._f_arguments)
+        found = [n for n in self.named(arguments)] if arguments is not None else []
+        positional = [n for n in found if n.kind_id not in self._keyword]
+        if any(n.kind_id in self._splat or n.kind_id in self._dict_splat for n in positional):
+            return None
+        return positional
 
     def _starred_pairs(self, targets: list[Node], sources: list[Node], found: tuple[Node, list[Node]]) -> Values:
         """Targets around the star take the members at their place; the star a list of the rest."""
@@ -619,8 +643,12 @@ _STEPS = {b"iter": "__iter__", b"next": "__next__"}
 # `loop.run_until_complete(connect())` stand for their first argument.
 AWAITING = frozenset({"asyncio.run", "asyncio.wait_for", "asyncio.shield"})
 AWAITING_METHODS = frozenset({"run_until_complete"})
+# calls whose awaited result lists their arguments' results, in order
+GATHER_CALLS = frozenset({b"asyncio.gather", b"gather"})
 # `stack.enter_context(cm)` (contextlib's ExitStack): what `with cm as x` binds to x
 ENTERING_METHODS = {b"enter_context": ".__enter__()", b"enter_async_context": ".__aenter__()"}
+# and what entering it runs: its __enter__ now, its __exit__ when the stack closes
+ENTERED_DUNDERS = {b"enter_context": ("__enter__", "__exit__"), b"enter_async_context": ("__aenter__", "__aexit__")}
 _AWAITING = frozenset(name.encode() for name in AWAITING)
 _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
 # ``typing.cast(T, v)``: an instance of T (or of a subclass), as an annotation says

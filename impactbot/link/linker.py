@@ -26,6 +26,7 @@ from impactbot.link.fixtures import (
 )
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
+    ALIGNED,
     COMMON_METHODS,
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
@@ -235,15 +236,19 @@ def _unpacked_flows(
     container's elements (``run(*steps)``: ``for s in fns`` in ``def run(*fns)`` sees
     each step). The caller's own ``*args``/``**kwargs`` pass to each named parameter the
     element at its place or under its name (``def outer(*args): inner(*args)`` gives
-    ``inner(f)`` what ``outer(a)`` passed first).
+    ``inner(f)`` what ``outer(a)`` passed first), and to the callee's own the elements at
+    the same places when none come before them (two wrappers stacked on a function).
     """
     var_kind = "var_positional" if star == "*" else "var_keyword"
     for j, p in enumerate(params):
         if p.kind == var_kind:
             # the container's elements (a forwarded parameter's: the caller's), at places
-            # or under keys this call does not show
+            # or under keys this call does not show, unless they land where they were
             yield p.name + "[]", f"{unpacked}[]"
-            yield p.name + SPREAD, f"{unpacked}[]"
+            if star == "**" or j == first:
+                yield p.name + ALIGNED, unpacked
+            else:
+                yield p.name + SPREAD, f"{unpacked}[]"
         if p.name in keywords:
             continue
         # the element at that place or key, never the bag (see Resolver._keyed): a

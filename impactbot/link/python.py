@@ -252,6 +252,10 @@ def keys_read(name: str) -> str | None:
 # what `*args`/`**kwargs` get at places or under keys the call does not show (forwarded
 # from a caller's own): its elements are not told apart by place or key (see _keyed)
 SPREAD = "[?]"
+# what `*args`/`**kwargs` get from a call forwarding a container at the same places and
+# under the same keys (`inner(*args, **kwargs)` into `def inner(*args, **kwargs)`): the
+# element at a place is that container's at the same place, in the caller
+ALIGNED = "[=]"
 PARAM_BITS = 4096  # bits of a mask: wider ones take more memory, narrower ones share bits more
 
 
@@ -1752,6 +1756,8 @@ class Resolver(DjangoModels, Metaclasses):
         elif first == '"':
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
+        if expr.startswith("<placed:"):
+            return self._placed(expr[8:-1], scope_id)
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
@@ -1830,6 +1836,14 @@ class Resolver(DjangoModels, Metaclasses):
         base, ops = parse_expr(expr)
         keyed = self._keyed(base, ops, scope_id)
         return self._apply_ops(keyed[0], ops[keyed[1] :], scope_id) if keyed is not None else {}
+
+    def _placed(self, expr: str, scope_id: str) -> Values | None:
+        """``args[1]`` forwarded at its place (see ALIGNED): the element at that place or
+        key, from the keyed bindings or the flows of the container; None when they do not
+        tell places apart (then the callee's bag answers as well)."""
+        base, ops = parse_expr(expr)
+        keyed = self._keyed(base, ops, scope_id)
+        return self._apply_ops(keyed[0], ops[keyed[1] :], scope_id) if keyed is not None else None
 
     def _getattr(self, ops: tuple[str, ...], scope_id: str) -> Values | None:
         """``getattr(o,"m",e)`` and what follows it: ``o.m`` when ``o`` has it, else ``e``;
@@ -1951,7 +1965,15 @@ class Resolver(DjangoModels, Metaclasses):
         self._note((scope.id, "@" + name + SPREAD))
         if self.param_flow.get((scope.id, name + SPREAD)):
             return None
-        return self._param_values(scope, name + key), 1
+        vals = self._param_values(scope, name + key)
+        self.touched_param |= param_bit(scope.id, name + ALIGNED) if self.param_masks else 1
+        self._note((scope.id, "@" + name + ALIGNED))
+        for container, caller in self.param_flow.get((scope.id, name + ALIGNED), ()):
+            placed = self.resolve(f"<placed:{container}{key}>", caller)
+            if placed is None:
+                return None  # that container's places are not known either: the bag answers
+            _merge(vals, placed, True)
+        return vals, 1
 
     def _has_keys(self, scope: Scope, name: str) -> bool:
         """Whether ``name`` has keyed bindings in the scope (``name["a"]``, ``name[0]``)."""
@@ -1995,6 +2017,10 @@ class Resolver(DjangoModels, Metaclasses):
                 if listed and len(vals) <= MAX_LISTED:  # each element written out: a case each
                     i += 1
                     continue
+            elif op == ".__subclasses__" and ops[i + 1 : i + 2] == ("()",) and ops[i + 2 : i + 3] \
+                    and _is_element(ops[i + 2]) and (below := self._subclasses_of(vals)):
+                vals = below
+                i += 2
             elif op in _STEP_OPS and ops[i + 1 : i + 2] == ("()",) and any(v[0] in ("G", "D") for v in vals):
                 vals = self._stepped(vals, op, scope_id)
                 i += 1
@@ -2031,6 +2057,19 @@ class Resolver(DjangoModels, Metaclasses):
         return bool(told) and all(
             isinstance(b, Binding) and b.kind == "return" and b.value is not None and _named_read(b.value)
             for b in told)
+
+    def _subclasses_of(self, vals: Values) -> Values:
+        """The elements of ``Base.__subclasses__()``: the classes of the repository below
+        each class of ``vals``, all of them (registries walk the tree down, calling
+        ``__subclasses__`` again on each), each a guess; and outside code's. Empty when
+        ``vals`` holds no class of the repository."""
+        out: Values = {}
+        for val in vals:
+            if val[0] in ("S", "CS") and val[1] in self.scopes and self.scopes[val[1]].kind == "class":
+                self._note(("<subclasses>", ""))
+                out.update(dict.fromkeys((("S", sub) for sub in self.subclasses().get(val[1], ())), True))
+                out.setdefault(EXTERNAL, False)  # and any that outside code defines
+        return out
 
     def _stepped(self, vals: Values, op: str, scope_id: str) -> Values:
         """``iter(x)`` of a generator's iterator or of a display is the same elements;

@@ -99,20 +99,64 @@ pick(save, load, done=save, other=load)
     assert called_by(only_second, "m.py::pick") == {"m.py::load"}
 
 
-def test_arguments_forwarded_twice_have_lost_their_places() -> None:
-    # the middle function's elements come from a forward: no place is told, so no
-    # named parameter gets any of them (and a read by place gets them all)
+def test_arguments_forwarded_twice_keep_their_places() -> None:
+    # the middle function's elements come from a forward that puts them where they were
     twice = "def middle(*args):\n    return run(*args)\n\ndef relay(*args):\n    return middle(*args)\n\n"
-    assert called_by_run(twice + "relay(load, save)\n") == set()
-    graph = link(facts({"m.py": HANDLERS + twice.replace("return run(*args)", "return args[0]()")
+    assert called_by_run(twice + "relay(load, save)\n") == {"m.py::load"}
+    graph = link(facts({"m.py": HANDLERS + twice.replace("return run(*args)", "return args[1]()")
                         + "relay(load, save)\n"}))
-    assert called_by(graph, "m.py::middle") == {"m.py::load", "m.py::save"}
+    assert called_by(graph, "m.py::middle") == {"m.py::save"}
+    by_keyword = "def middle(**kw):\n    return run(**kw)\n\ndef relay(**kw):\n    return middle(**kw)\n\n"
+    assert called_by_run(by_keyword + "relay(other=load, handler=save)\n") == {"m.py::save"}
+
+
+def test_two_wrappers_stacked_on_a_function_pass_it_the_caller_s_arguments() -> None:
+    source = """
+import functools
+
+def logged(f):
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        return f(*args, **kwargs)
+    return wrapper
+
+def timed(f):
+    def timing(*args, **kwargs):
+        return f(*args, **kwargs)
+    return timing
+
+@timed
+@logged
+def handle(handler, other=None):
+    return handler()
+
+handle(save, other=load)
+"""
+    assert called_by(link(facts({"m.py": HANDLERS + source})), "m.py::handle") == {"m.py::save"}
+
+
+def test_arguments_forwarded_after_others_have_lost_their_places() -> None:
+    # `middle(save, *args)` shifts the forwarded elements: no named parameter of the
+    # next callee is told which it gets (a read by place in middle itself still is)
+    shifted = "def middle(*args):\n    return run(*args)\n\ndef relay(*args):\n    return middle(save, *args)\n\n"
+    assert called_by_run(shifted + "relay(load)\n") == set()
+    graph = link(facts({"m.py": HANDLERS + shifted.replace("return run(*args)", "return args[1]()")
+                        + "relay(load)\n"}))
+    assert called_by(graph, "m.py::middle") == {"m.py::load"}
+
+
+def test_a_function_forwarding_to_itself_ends() -> None:
+    source = "def again(*args):\n    args[0]()\n    return again(*args)\n\nagain(save)\n"
+    assert called_by(link(facts({"m.py": HANDLERS + source})), "m.py::again") == {"m.py::again", "m.py::save"}
 
 
 def test_a_derived_graph_follows_a_forward_that_changes() -> None:
     relay = "from m import run, save, load\n\ndef relay(*args):\n    return run(*args)\n\nrelay(load, save)\n"
     assert_derived_both_ways({"m.py": HANDLERS}, "u.py", relay, relay.replace("relay(load, save)", "relay(save)"))
     assert_derived_both_ways({"m.py": HANDLERS}, "u.py", relay, relay.replace("run(*args)", "run(save, *args)"))
+    twice = relay.replace("relay(load, save)", "def outer(*args):\n    return relay(*args)\n\nouter(load, save)")
+    shifted = twice.replace("return relay(*args)", "return relay(save, *args)")
+    assert_derived_both_ways({"m.py": HANDLERS}, "u.py", twice, shifted)
 
 
 def test_args_rebound_or_stored_into_read_as_a_whole() -> None:
