@@ -1483,10 +1483,12 @@ def test_pyproject_sections_only_linters_read_do_not_ask_for_all_tests(
 
 
 def test_setup_cfg_and_tox_ini_sections(repo: RepoBuilder) -> None:
-    cfg = "[metadata]\nname = shop\n\n[flake8]\nmax-line-length = 100\n\n[tool:pytest]\naddopts = -q\n"
+    cfg = ("[metadata]\nname = shop\n\n[flake8]\nmax-line-length = 100\n\n[tool:pytest]\naddopts = -q\n"
+           "\n[bdist_wheel]\nuniversal = 1\n")
     repo.commit({"setup.cfg": cfg, "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\nprofile = black\n"}, "base")
     repo.start_branch("feature")
-    repo.commit({"setup.cfg": cfg.replace("= 100", "= 120"), "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\n"})
+    repo.commit({"setup.cfg": cfg.replace("= 100", "= 120").replace("\n[bdist_wheel]\nuniversal = 1\n", ""),
+                 "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\n"})
     assert diff(repo.path, "main..feature")["run_all_tests"] is None
     repo.commit({"setup.cfg": cfg.replace("-q", "-x")})
     assert diff(repo.path, "main..feature")["run_all_tests"] == {
