@@ -659,6 +659,12 @@ RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) 
 
 
 MAX_OPERATOR_CHAIN = 32  # binary operations rendered before an operand: longer chains render as unknown
+# calls and attribute reads rendered in one expression: every call site of a chain
+# renders the chain below it, so a generated `x.a().a()...` of thousands took minutes
+# (and overflowed the stack); past this, the outer ones render as unknown
+MAX_CHAIN = 128
+MAX_NAMED_CALLEE = 64  # longer than any callee expr names below (`importlib.import_module`, ...)
+MAX_DOTTED = 512  # a longer attribute read renders link by link (the same text, without a copy per link)
 
 
 def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
@@ -697,56 +703,62 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if kind == identifier:
             return (node.text or b"").decode("utf-8", "replace")
         if kind == attribute:
-            text = node.text or b""
-            if dotted(text) is not None:
+            text = (node.text or b"") if node.end_byte - node.start_byte <= MAX_DOTTED else b""
+            if text and dotted(text) is not None:
                 return text.decode("ascii")
             return _suffixed(node.child_by_field_id(f_object), node.child_by_field_id(f_attribute))
         if kind == call:
             function = node.child_by_field_id(f_function)
-            if function is not None and function.kind_id == identifier and function.text == b"getattr":
+            if function is None:
+                return None
+            # the names below are short: a long callee (a chain) is never one of them, and
+            # copying its text for each call of the chain was quadratic
+            short = function.end_byte - function.start_byte <= MAX_NAMED_CALLEE
+            ftext = (function.text or b"") if short else b""
+            fkind = function.kind_id
+            # the name called last (`get_model` of `apps.get_model`)
+            last = ftext if fkind != attribute else ftext.rpartition(b".")[2] if short else _read_name(function)
+            if fkind == identifier and ftext == b"getattr":
                 return _getattr(node)
-            if function is not None and function.kind_id == identifier and function.text == b"type":
+            if fkind == identifier and ftext == b"type":
                 return _type_of(node)
-            if function is not None and function.kind_id == identifier and function.text == b"super":
+            if fkind == identifier and ftext == b"super":
                 return _super(node)
-            if function is not None and function.kind_id == identifier and function.text in _STEPS:
-                stepped = _stepped(node, _STEPS[function.text])
+            if fkind == identifier and ftext in _STEPS:
+                stepped = _stepped(node, _STEPS[ftext])
                 if stepped is not None:
                     return stepped
-            if function is not None and function.text in _PARTIALS:
+            if ftext in _PARTIALS:
                 held = _partial(node)
                 if held is not None:
                     return held
-            if function is not None and function.kind_id in (identifier, attribute) and \
-                    (function.text or b"").rpartition(b".")[2].decode() in MODEL_LOOKUPS:
+            if fkind in (identifier, attribute) and last.decode("utf-8", "replace") in MODEL_LOOKUPS:
                 named = _named_model(node)
                 if named is not None:
                     return named
-            if function is not None and function.text in _IMPORTS:
-                imported = _imported(node, (function.text or b"").endswith(b"import_string"))
+            if ftext in _IMPORTS:
+                imported = _imported(node, ftext.endswith(b"import_string"))
                 if imported is not None:
                     return imported
-            if function is not None and function.text in _CASTS:
+            if ftext in _CASTS:
                 cast = _cast(node)
                 if cast is not None:
                     return cast
-            if function is not None and function.text == b"object.__new__":
+            if ftext == b"object.__new__":
                 made = _new(node)
                 if made is not None:
                     return made
-            if function is not None and function.text in _FETCHES:
+            if ftext in _FETCHES:
                 fetched = _fetched(node)
                 if fetched is not None:
                     return fetched
-            if function is not None and (function.text in _COPIES or function.text in _AWAITING or (
-                    function.kind_id == attribute and (function.text or b"").rpartition(b".")[2] in _AWAITING_METHODS)):
+            if ftext in _COPIES or ftext in _AWAITING or (fkind == attribute and last in _AWAITING_METHODS):
                 copied = _copied(node)
                 if copied is not None:
                     return copied
-            if function is not None and function.kind_id == attribute and \
-                    (entered := _entered(node, (function.text or b"").rpartition(b".")[2])) is not None:
+            if fkind == attribute and (entered := _entered(node, last)) is not None:
                 return entered
-            if function is not None and function.kind_id == identifier and function.text in _ITERATING:
+            if fkind == identifier and ftext in _ITERATING:
                 copied = _iterated(node)
                 if copied is not None:
                     return copied
@@ -1064,10 +1076,16 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return head + "()"
         return f"{head}({'' if found is None else found[1:-1]}{'' if default is None else ',' + default})"
 
+    links = [0]  # of the chain rendered now: `a.b().c` is four
+
     def _suffixed(base: Node | None, suffix: Node | str | None) -> str | None:
-        if base is None or suffix is None:
+        if base is None or suffix is None or links[0] >= MAX_CHAIN:
             return None
-        head = expr(base)
+        links[0] += 1
+        try:
+            head = expr(base)
+        finally:
+            links[0] -= 1
         if head is None and not isinstance(suffix, str):
             head = _literal_type(base)  # `", ".join(parts)`: a method of str
         if head is None:
@@ -1075,6 +1093,11 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if isinstance(suffix, str):
             return head + suffix
         return head + "." + (suffix.text or b"").decode("utf-8", "replace")
+
+    def _read_name(node: Node) -> bytes:
+        """The name an attribute node reads (`c` of `a.b().c`)."""
+        name = node.child_by_field_id(f_attribute)
+        return (name.text or b"") if name is not None else b""
 
     def _literal_type(node: Node) -> str | None:
         """``str()`` for a string literal and the like: what an attribute read on a literal

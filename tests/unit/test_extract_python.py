@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from impactbot.extract import EXTRACTOR_VERSION, extract, language_for
+from impactbot.extract._pyexpr import MAX_CHAIN
 from impactbot.extract.python import extract_python
 from impactbot.model import CallSite, Definition, FileFacts, Import, Param, Signature
 
@@ -1826,3 +1827,22 @@ def test_a_class_pattern_narrows_the_match_subject_in_its_case() -> None:
         ("f", "x", ("Foo",), 10, 10),
         ("f", "box.item", ("Foo",), 13, 13),  # a dotted subject; a call is none
     ]
+
+
+def test_a_generated_chain_of_thousands_of_calls_is_read_without_overflowing() -> None:
+    # each call of a chain renders the chain below it: past MAX_CHAIN links the outer
+    # calls render as unknown rather than taking minutes and overflowing the stack
+    facts = extract(b"def f(x):\n    return x" + b".a()" * 2000 + b"\n", "python")
+    assert facts.error is None
+    assert len(facts.calls) == 2000
+    rendered = [c.callee for c in facts.calls if c.callee is not None]
+    assert "x.a" in rendered and "x.a().a" in rendered
+    assert len(rendered) < 100 and all(c.count(".a") <= MAX_CHAIN for c in rendered)
+
+
+def test_a_long_callee_still_names_what_it_calls() -> None:
+    # the last name of a callee longer than any special name still selects its rendering
+    long_receiver = b"self." + b"very_long_attribute_name_of_a_receiver." * 3
+    source = b"def f(self):\n    r = " + long_receiver + b"stack.enter_context(Res())\n"
+    found = {b.target: b.value for b in extract(source, "python").bindings}
+    assert found["r"] == "Res().__enter__()"
