@@ -499,6 +499,10 @@ class Expressions:
         held = self._display_types.get(value.kind_id) if target.kind_id == self._attribute else None
         if held is not None:  # `self.seen = set()` and `self.seen = {...}` alike: a builtin container
             values = [("", held) if pair == ("", None) else pair for pair in values]
+        elif target.kind_id == self._identifier and value.kind_id in self._display_types and not self.named(value):
+            # `parts = []`: a display still, with no element yet (a linker reads a name with
+            # elements as the container, whose methods are the builtin type's)
+            values = [*values, ("[]", None)]
         return self.bind(target, values)
 
     def _gathered(self, value: Node) -> list[Node] | None:

@@ -95,3 +95,29 @@ def test_a_display_with_a_splat_has_no_positions() -> None:
     found = extract(b"f([g, *rest, h])\n", "python")
     targets = {b.target for b in found.bindings}
     assert "<arg@1:2>[]" in targets and not any(t.startswith("<arg@1:2>[0") for t in targets)
+
+
+def test_an_empty_display_s_methods_are_the_builtin_type_s() -> None:
+    # `classes = []` then `classes.append("x")`: no element a linker could read, but a
+    # list all the same: not a call of the repository's own `append` left unresolved
+    source = """
+class Queue:
+    def append(self, item):
+        pass
+
+    def get(self):
+        pass
+
+def label(flag):
+    classes = []
+    if flag:
+        classes.append("checkbox")
+    seen = {}
+    seen.get("a")
+    return classes
+"""
+    graph = link(facts({"m.py": source}))
+    assert dict(graph.unresolved).get("m.py::label", 0) == 0
+    assert not [e for e in graph.edges if e.source == "m.py::label"]
+    bound = {(b.target, b.value) for b in extract(source.encode(), "python").bindings if b.scope == "label"}
+    assert {("classes", None), ("classes[]", None), ("seen", None), ("seen[]", None)} <= bound
