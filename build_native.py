@@ -32,14 +32,19 @@ GROUP = "impactbot.compiled"  # the shared library holding every compiled module
 MODULES = [f"impactbot/{source}" for source in COMPILED]  # as mypyc names them: from ROOT
 
 
-def clean() -> None:
-    """Remove the compiled modules and the manifest; the plain sources are what run."""
-    (PACKAGE / MANIFEST).unlink(missing_ok=True)
-    group = GROUP.replace(".", "/") + "__mypyc"
-    for stem in [group, *(m.removesuffix(".py") for m in MODULES)]:
-        for lib in ROOT.glob(f"{stem}.*.so"):
+def clean(package: Path = PACKAGE, build: Path = BUILD) -> None:
+    """Remove the compiled modules and the manifest; the plain sources are what run.
+
+    Every extension module in the package goes, not only those ``COMPILED`` lists
+    now: one a later version no longer compiles would still be imported before its
+    source (the guard watches only the modules listed), with the code of the build
+    that made it. The package has no extension module of its own.
+    """
+    (package / MANIFEST).unlink(missing_ok=True)
+    for pattern in ("*.so", "*.pyd"):
+        for lib in package.rglob(pattern):
             lib.unlink()
-    shutil.rmtree(BUILD, ignore_errors=True)
+    shutil.rmtree(build, ignore_errors=True)
 
 
 def build() -> None:

@@ -110,3 +110,27 @@ def test_the_compiled_and_the_plain_resolver_link_the_same_graph() -> None:
     assert len(default["edges"]) > 1000  # type: ignore[arg-type]
     assert default["edges"] == plain["edges"]
     assert default["unresolved"] == plain["unresolved"]
+
+
+def test_a_clean_removes_every_extension_module_of_the_package(tmp_path: Path) -> None:
+    # one a later version no longer compiles would still be imported before its source
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_native", ROOT / "build_native.py")
+    assert spec is not None and spec.loader is not None
+    build_native = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_native)
+    package = _package(tmp_path / "impactbot")
+    stale = [
+        package / "impact.cpython-311-x86_64-linux-gnu.so",
+        package / "link" / "python.cpython-311-x86_64-linux-gnu.so",
+        package / "compiled__mypyc.cpython-311-x86_64-linux-gnu.so",
+        package / "link" / "old.pyd",
+    ]
+    for lib in stale:
+        lib.write_bytes(b"\x7fELF")
+    (tmp_path / "build").mkdir()
+    build_native.clean(package, tmp_path / "build")
+    assert not any(lib.exists() for lib in stale)
+    assert not (package / MANIFEST).exists() and not (tmp_path / "build").exists()
+    assert all((package / source).exists() for source in COMPILED)
