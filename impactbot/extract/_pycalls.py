@@ -11,7 +11,7 @@ from tree_sitter import Node
 from impactbot.extract._pyexpr import (
     BINARY_DUNDERS,
     DOTTED_NAME,
-    ENTERED_DUNDERS,
+    ENTERING_METHODS,
     UNARY_DUNDERS,
     bagged,
     display_name,
@@ -148,7 +148,7 @@ class CallFacts(FileState):
         if callee == "setattr" and len(positional) == 3 and not star and not keywords:
             self._setattr(node, scope, arguments, positional)
         if function.kind_id == e.attribute and len(positional) == 1 and not star and not keywords:
-            self._entered(node, function, arguments)
+            self._enters(node, function, arguments)
         args = tuple(positional)
         self.sites.append(
             (
@@ -170,10 +170,11 @@ class CallFacts(FileState):
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
             self._container_call(node, scope, callee, args, keywords, kwargs)
 
-    def _entered(self, node: Node, function: Node, arguments: Node) -> None:
+    def _enters(self, node: Node, function: Node, arguments: Node) -> None:
         """``stack.enter_context(cm)`` calls cm's ``__enter__``, and its ``__exit__`` when
         the stack closes, as ``with cm:`` does (an ExitStack's, or any such method's)."""
-        dunders = ENTERED_DUNDERS.get((function.text or b"").rpartition(b".")[2])
+        name = function.child_by_field_id(self.e.f["attribute"])
+        dunders = ENTERING_METHODS.get(name.text or b"") if name is not None else None
         if dunders is None:
             return
         held = [c for c in arguments.named_children if c.kind_id != self.e.comment]

@@ -515,7 +515,7 @@ class Expressions:
         if function is None or function.text not in GATHER_CALLS:
             return None
         arguments = call.child_by_field_id(self._f_arguments)
-        found = [n for n in self.named(arguments)] if arguments is not None else []
+        found = self.named(arguments) if arguments is not None else []
         positional = [n for n in found if n.kind_id not in self._keyword]
         if any(n.kind_id in self._splat or n.kind_id in self._dict_splat for n in positional):
             return None
@@ -649,10 +649,9 @@ AWAITING = frozenset({"asyncio.run", "asyncio.wait_for", "asyncio.shield"})
 AWAITING_METHODS = frozenset({"run_until_complete"})
 # calls whose awaited result lists their arguments' results, in order
 GATHER_CALLS = frozenset({b"asyncio.gather", b"gather"})
-# `stack.enter_context(cm)` (contextlib's ExitStack): what `with cm as x` binds to x
-ENTERING_METHODS = {b"enter_context": ".__enter__()", b"enter_async_context": ".__aenter__()"}
-# and what entering it runs: its __enter__ now, its __exit__ when the stack closes
-ENTERED_DUNDERS = {b"enter_context": ("__enter__", "__exit__"), b"enter_async_context": ("__aenter__", "__aexit__")}
+# `stack.enter_context(cm)` (contextlib's ExitStack) enters cm as `with cm` does: it gives
+# what `with cm as x` binds to x, runs cm's __enter__ now and its __exit__ when the stack closes
+ENTERING_METHODS = {b"enter_context": ("__enter__", "__exit__"), b"enter_async_context": ("__aenter__", "__aexit__")}
 _AWAITING = frozenset(name.encode() for name in AWAITING)
 _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
 # ``typing.cast(T, v)``: an instance of T (or of a subclass), as an annotation says
@@ -981,7 +980,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if enter is None or len(args) != 1 or args[0].kind_id in not_positional:
             return None
         held = expr(args[0])
-        return None if held is None else held + enter
+        return None if held is None else f"{held}.{enter[0]}()"
 
     def _copied(node: Node) -> str | None:
         # `copy.copy(obj)` is an object of obj's class (a class or a function copies as
@@ -1080,16 +1079,17 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
             return head + "()"
         return f"{head}({'' if found is None else found[1:-1]}{'' if default is None else ',' + default})"
 
-    links = [0]  # of the chain rendered now: `a.b().c` is four
+    links = 0  # of the chain rendered now: `a.b().c` is four
 
     def _suffixed(base: Node | None, suffix: Node | str | None) -> str | None:
-        if base is None or suffix is None or links[0] >= MAX_CHAIN:
+        nonlocal links
+        if base is None or suffix is None or links >= MAX_CHAIN:
             return None
-        links[0] += 1
+        links += 1
         try:
             head = expr(base)
         finally:
-            links[0] -= 1
+            links -= 1
         if head is None and not isinstance(suffix, str):
             head = _literal_type(base)  # `", ".join(parts)`: a method of str
         if head is None:

@@ -1750,14 +1750,14 @@ class Resolver(DjangoModels, Metaclasses):
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
         first = expr[:1]
         if first == "<":
+            if expr.startswith("<placed:"):  # may be None: see _placed
+                return self._placed(expr[8:-1], scope_id)
             special = self._special(expr, scope_id)
             if special is not None:
                 return special
         elif first == '"':
             inner = expr.strip('"')
             return self.resolve(inner, scope_id) if inner else {}
-        if expr.startswith("<placed:"):
-            return self._placed(expr[8:-1], scope_id)
         base, ops = parse_expr(expr)
         if base == "getattr" and ops and ops[0] != "()":
             return self._getattr(ops, scope_id)
