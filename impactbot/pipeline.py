@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import re
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -323,7 +324,7 @@ def run_all_reason(
     for f in changes.files:
         for path in filter(None, (f.path, f.old_path)):
             name = basename(path)
-            if path in followed or NOT_TESTED_DIRS.intersection(d.lower() for d in path.split("/")[:-1]):
+            if path in followed or _untested(path):
                 continue
             if not any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
                 continue
@@ -332,7 +333,46 @@ def run_all_reason(
                 continue  # only linters' and release tools' settings changed
             shown = f" ({', '.join(sections[:3])}{', ...' if len(sections) > 3 else ''})" if sections else ""
             return f"{path} changed{shown}: it can affect any test"
+    return _named_data_file(changes, repo) if repo is not None else None
+
+
+# what documents the project: read by people, not by the code under test
+DOC_SUFFIXES = (".md", ".rst", ".adoc")
+# Python files that name files for packaging, not for the code under test to read
+# (`long_description=open("README.txt")`)
+PACKAGING_FILES = frozenset({"setup.py", "noxfile.py", "fabfile.py"})
+
+
+def _named_data_file(changes: ChangeSet, repo: BlobReader) -> str | None:
+    """A changed file the call graph cannot read (a JSON fixture, a template, a schema)
+    that the head's Python code names in a string: code, and so tests, may read it.
+    Files no Python code names (CI workflows, images, a Dockerfile) are left out, as
+    is documentation."""
+    wanted: dict[bytes, str] = {}
+    for f in changes.files:
+        for path in filter(None, (f.path, f.old_path)):
+            name = basename(path)
+            if language_for(path) is not None or name.lower().endswith(DOC_SUFFIXES) or _untested(path) or any(
+                    fnmatch.fnmatch(name, pattern) for pattern in RUN_ALL_FILES):  # (configuration: see above)
+                continue
+            if len(name) >= 5 and "." in name.strip("."):  # specific enough to search for
+                wanted.setdefault(name.encode(), path)
+    if not wanted:
+        return None
+    quoted = re.compile(rb"[\"'/\\](" + b"|".join(re.escape(n) for n in sorted(wanted)) + rb")[\"']")
+    for path, oid in changes.head.files:
+        if language_for(path) != "python" or basename(path) in PACKAGING_FILES or _untested(path):
+            continue
+        found = quoted.search(repo.read_blob(oid))
+        if found is not None:
+            changed = wanted[found.group(1)]
+            return f"{changed} changed: {path} names it, and the call graph does not follow files it reads into tests"
     return None
+
+
+def _untested(path: str) -> bool:
+    """A path under documentation or examples (see NOT_TESTED_DIRS)."""
+    return bool(NOT_TESTED_DIRS.intersection(d.lower() for d in path.split("/")[:-1]))
 
 
 def _skipped(store: FactStore, changes: ChangeSet) -> tuple[SkippedFile, ...]:

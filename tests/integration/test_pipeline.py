@@ -1497,6 +1497,42 @@ def test_setup_cfg_and_tox_ini_sections(repo: RepoBuilder) -> None:
     assert diff(repo.path, "main..feature")["run_all_tests"] == {"reason": "setup.cfg changed: it can affect any test"}
 
 
+LOADS_DATA = """import json
+from pathlib import Path
+
+
+def test_totals():
+    data = json.loads((Path(__file__).parent / "data" / "orders.json").read_text())
+    assert data["total"] == 3
+"""
+
+
+def test_a_data_file_the_code_names_asks_for_every_test(repo: RepoBuilder) -> None:
+    # the graph cannot follow a file the code reads: selecting nothing would skip the test it breaks
+    repo.commit({"tests/test_orders.py": LOADS_DATA, "tests/data/orders.json": '{"total": 3}\n',
+                 "app.py": "def f():\n    return 1\n"}, "base")
+    repo.start_branch("feature")
+    repo.commit({"tests/data/orders.json": '{"total": 4}\n'})
+    report = diff(repo.path, "main..feature")
+    assert report["changed"] == [] and report["tests"] == []
+    assert report["run_all_tests"] == {"reason": "tests/data/orders.json changed: tests/test_orders.py names it, "
+                                                 "and the call graph does not follow files it reads into tests"}
+
+
+def test_files_no_code_names_and_documentation_do_not_ask_for_every_test(repo: RepoBuilder) -> None:
+    repo.commit({
+        "setup.py": 'from setuptools import setup\nsetup(long_description=open("README.md").read())\n',
+        "README.md": "# shop\n", "docs/conf.py": 'html_logo = "logo.png"\n', "docs/logo.png": "png",
+        ".github/workflows/ci.yml": "on: push\n", "pyproject.toml": PYPROJECT,
+        "app.py": 'import tomllib\n\n\ndef settings():\n    return tomllib.load(open("pyproject.toml", "rb"))\n',
+    }, "base")
+    repo.start_branch("feature")
+    repo.commit({"README.md": "# shop, the store\n", "docs/logo.png": "png2",
+                 ".github/workflows/ci.yml": "on: [push]\n",
+                 "pyproject.toml": PYPROJECT.replace("line-length = 100", "line-length = 120")})
+    assert diff(repo.path, "main..feature")["run_all_tests"] is None
+
+
 def test_a_test_reached_only_through_a_fixture_value_is_selected(repo: RepoBuilder) -> None:
     repo.commit({
         "app/__init__.py": "",
