@@ -175,7 +175,8 @@ def cli() -> None:
 @click.option("--model", help="Sentence-transformers model for --semantic.")
 @click.option("--top", type=click.IntRange(min=1), help="Impacted symbols shown in the comment (default 15).")
 @click.option("--tests", "tests_only", is_flag=True,
-              help="Print only the ids of the tests to run, one per line (pytest node ids).")
+              help="Print only the ids of the tests to run, one per line (pytest node ids); "
+                   "none when the change asks for the whole suite (the reason goes to stderr).")
 @click.option("--time-budget", type=click.FloatRange(min=0.1), metavar="SECONDS",
               help="Stop reading files after SECONDS and report what was analysed (status: partial).")
 @click.option("--config-from-base", is_flag=True,
@@ -311,7 +312,13 @@ def _publish(report: Report, settings: Settings, opts: dict[str, Any]) -> None:
 
     fmt = opts.get("fmt")
     if opts.get("tests_only"):
-        text = "".join(t + "\n" for t in report.tests)
+        if report.run_all_tests:
+            # no ids: `impactbot tests | xargs pytest` then runs the whole suite, as the
+            # change asks; the selected ones alone could miss what the graph cannot see
+            click.echo(f"impactbot: run the whole test suite: {report.run_all_tests}", err=True)
+            text = ""
+        else:
+            text = "".join(t + "\n" for t in report.tests)
     else:
         fmt = fmt or ("text" if opts.get("output") is None and sys.stdout.isatty() else "json")
         text = _render(report, fmt, settings, color=opts.get("output") is None and sys.stdout.isatty())

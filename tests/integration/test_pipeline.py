@@ -871,6 +871,19 @@ def test_tests_command_prints_node_ids(shop: RepoBuilder, capsys: pytest.Capture
     assert capsys.readouterr().out == "tests/test_b.py::test_b\n"
 
 
+def test_tests_command_prints_no_ids_when_the_whole_suite_should_run(
+    shop: RepoBuilder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # with ids, `impactbot tests | xargs pytest` would run those alone and skip what the
+    # graph cannot see; with none, pytest runs the whole suite
+    shop.commit({"pkg/util.py": UTIL.replace("x + 1", "x + 2"), "requirements.txt": "requests==2.32.3\n"})
+    assert diff(shop.path, "main..feature")["tests"] == ["tests/test_b.py::test_b"]
+    assert main(["tests", "main", "-C", str(shop.path), "--no-cache", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == ""
+    assert "run the whole test suite: requirements.txt changed: it can affect any test" in err
+
+
 def test_default_cache_lives_in_the_git_directory_and_can_be_cleared(
     shop: RepoBuilder, capsys: pytest.CaptureFixture[str]
 ) -> None:
