@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -47,6 +48,11 @@ _WORDS_APART = re.compile(rb"[A-Za-z0-9_.]\s+[A-Za-z0-9_.]").search
 _ArgumentFacts = tuple[tuple["str | None", ...], tuple[str, ...], tuple[tuple[str, "str | None"], ...]]
 # Argument lists repeat a lot ("()", "(self)", "(request)"); results are immutable.
 _ARGUMENTS_SEEN: dict[bytes, _ArgumentFacts | None] = {}
+# calls that run a command line: `[sys.executable, "-m", "pkg.mod"]` runs a module of the repository
+SUBPROCESS_CALLS = frozenset({
+    "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
+    "asyncio.create_subprocess_exec", "check_call", "check_output", "Popen", "create_subprocess_exec",
+})
 _NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _LITERAL_NAMES = frozenset({"True", "False", "None"})
 
@@ -81,6 +87,8 @@ class CallFacts(FileState):
             self.callees[key] = callee
             if callee.endswith(_CONTAINER_METHODS):
                 self._container_call(node, scope, callee, args, keywords, kwargs)
+            elif callee in SUBPROCESS_CALLS and (listed := node.child_by_field_id(self.e.f["arguments"])) is not None:
+                self._runs_module(node, scope, listed)
 
     def _setattr(self, node: Node, scope: str, arguments: Node, args: list[str | None]) -> None:
         """``setattr(obj, "name", value)`` stores as ``obj.name = value`` does."""
@@ -149,6 +157,8 @@ class CallFacts(FileState):
             self._setattr(node, scope, arguments, positional)
         if function.kind_id == e.attribute and len(positional) == 1 and not star and not keywords:
             self._enters(node, function, arguments)
+        if callee in SUBPROCESS_CALLS and arguments.kind_id == e.argument_list:
+            self._runs_module(node, scope, arguments)
         args = tuple(positional)
         self.sites.append(
             (
@@ -169,6 +179,25 @@ class CallFacts(FileState):
         )
         if callee is not None and callee.endswith(_CONTAINER_METHODS):
             self._container_call(node, scope, callee, args, keywords, kwargs)
+
+    def _runs_module(self, node: Node, scope: str, arguments: Node) -> None:
+        """``subprocess.run([sys.executable, "-m", "app.main", ...])`` runs the module
+        ``app.main`` as a script: a call site the linker reads as running that module's
+        code (``<script:app.main>``), so a test doing so reaches what it runs."""
+        skipped = (self.e.comment, self.e.keyword_argument)
+        args = [c for c in arguments.named_children if c.kind_id not in skipped]
+        if not args:
+            return
+        words = self.x.named(args[0]) if args[0].kind_id in self.e.sequence_literal else args  # argv, or exec's
+        texts = [string_body(w.text or b"") if w.kind_id in self.e.string else None for w in words]
+        for before, after in itertools.pairwise(texts):
+            if before is not None and before[1] == b"-m" and after is not None and not after[0]:
+                module = after[1].decode("utf-8", "replace")
+                if DOTTED_NAME.fullmatch(after[1]):
+                    site = call_site(scope, f"<script:{module}>", node.start_point.row + 1, "call", 0, (), False,
+                                     False, (), ())
+                    self.sites.append((node_key(args[0]), site))
+                return
 
     def _enters(self, node: Node, function: Node, arguments: Node) -> None:
         """``stack.enter_context(cm)`` calls cm's ``__enter__``, and its ``__exit__`` when

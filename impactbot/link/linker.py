@@ -505,6 +505,8 @@ class _Linker:
             return self.r.setters(site.callee, scope, site.line), "ok"
         if site.kind == "operator":
             return self._resolve_operator(site.callee, scope, site.line)
+        if site.callee.startswith("<script:"):
+            return self._script(site.callee[8:-1], path)
         vals = self.r.resolve_at(site.callee, scope, site.line)
         if vals is None:
             return [], "dangling"
@@ -537,6 +539,15 @@ class _Linker:
         if any(v[0] in OUTSIDE_KINDS for v in vals):
             return [], "external"
         return [], "unknown"
+
+    def _script(self, module: str, near: str) -> tuple[list[Target], str]:
+        """``python -m pkg.mod`` run from a call: the module (a package's ``__main__``),
+        whose module-level code is what runs; outside code when it is not the repository's."""
+        for name in (f"{module}.__main__", module):
+            found = [p for p in self.r.modules.paths(name, near) if p in self.facts]
+            if found:
+                return [Target(symbol_id(p, ""), True, None) for p in found[:1]], "ok"
+        return [], "external"
 
     def _registered(self, targets: Sequence[Target]) -> list[Target]:
         """The implementations a singledispatch function may dispatch to: each is called
