@@ -182,22 +182,29 @@ class CallFacts(FileState):
 
     def _runs_module(self, node: Node, scope: str, arguments: Node) -> None:
         """``subprocess.run([sys.executable, "-m", "app.main", ...])`` runs the module
-        ``app.main`` as a script: a call site the linker reads as running that module's
-        code (``<script:app.main>``), so a test doing so reaches what it runs."""
+        ``app.main`` as a script, and ``[sys.executable, "scripts/build.py"]`` that file: a
+        call site the linker reads as running that module's code (``<script:app.main>``,
+        ``<script:scripts/build.py>``), so a test doing so reaches what it runs."""
         skipped = (self.e.comment, self.e.keyword_argument)
         args = [c for c in arguments.named_children if c.kind_id not in skipped]
         if not args:
             return
         words = self.x.named(args[0]) if args[0].kind_id in self.e.sequence_literal else args  # argv, or exec's
         texts = [string_body(w.text or b"") if w.kind_id in self.e.string else None for w in words]
-        for before, after in itertools.pairwise(texts):
-            if before is not None and before[1] == b"-m" and after is not None and not after[0]:
-                module = after[1].decode("utf-8", "replace")
-                if DOTTED_NAME.fullmatch(after[1]):
-                    site = call_site(scope, f"<script:{module}>", node.start_point.row + 1, "call", 0, (), False,
-                                     False, (), ())
-                    self.sites.append((node_key(args[0]), site))
-                return
+        run = None
+        for before, after in itertools.pairwise([None, *texts[:3]]):
+            if after is None or after[0]:
+                continue
+            if before is not None and before[1] == b"-m":
+                run = after[1] if DOTTED_NAME.fullmatch(after[1]) else None
+                break
+            if after[1].endswith(b".py") and (before is None or before[1] != b"-c"):
+                run = after[1].removeprefix(b"./")  # the interpreter's first argument: a file it runs
+                break
+        if run is not None:
+            site = call_site(scope, f"<script:{run.decode('utf-8', 'replace')}>", node.start_point.row + 1, "call",
+                             0, (), False, False, (), ())
+            self.sites.append((node_key(args[0]), site))
 
     def _enters(self, node: Node, function: Node, arguments: Node) -> None:
         """``stack.enter_context(cm)`` calls cm's ``__enter__``, and its ``__exit__`` when

@@ -542,7 +542,12 @@ class _Linker:
 
     def _script(self, module: str, near: str) -> tuple[list[Target], str]:
         """``python -m pkg.mod`` run from a call: the module (a package's ``__main__``),
-        whose module-level code is what runs; outside code when it is not the repository's."""
+        whose module-level code is what runs; ``python scripts/build.py``: the files of the
+        repository at that path (from wherever the command runs, so any ending so);
+        outside code when it is not the repository's."""
+        if module.endswith(".py"):
+            found = sorted(p for p in self.facts if p == module or p.endswith("/" + module))
+            return [Target(symbol_id(p, ""), True, None) for p in found[:MAX_NAMED]], "ok" if found else "external"
         for name in (f"{module}.__main__", module):
             found = [p for p in self.r.modules.paths(name, near) if p in self.facts]
             if found:

@@ -26,6 +26,8 @@ RUNS = {
     "a tuple, Popen": ('subprocess.Popen((sys.executable, "-m", "app.main"))', "app/main.py"),
     "a package: its __main__": ('subprocess.run([sys.executable, "-m", "app"])', "app/__main__.py"),
     "exec's own arguments": ('asyncio.create_subprocess_exec(sys.executable, "-m", "app.main")', "app/main.py"),
+    "a file": ('subprocess.run([sys.executable, "app/main.py", "1"])', "app/main.py"),
+    "a file from another directory": ('subprocess.check_call(["python", "./main.py"])', "app/main.py"),
 }
 
 
@@ -33,6 +35,11 @@ RUNS = {
 def test_a_test_running_a_module_reaches_it(call: str, module: str) -> None:
     test = f"import asyncio\nimport subprocess\nimport sys\n\n\ndef test_run():\n    {call}\n"
     assert reached(test) == {module: "inferred"}
+
+
+def test_code_on_the_command_line_runs_no_file() -> None:
+    test = 'import subprocess\nimport sys\n\n\ndef test_run():\n    subprocess.run([sys.executable, "-c", "x.py"])\n'
+    assert reached(test) == {}
 
 
 def test_a_module_of_another_project_is_outside_code() -> None:
