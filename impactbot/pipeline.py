@@ -326,7 +326,7 @@ def run_all_reason(
             name = basename(path)
             if path in followed or _untested(path):
                 continue
-            if not any(fnmatch.fnmatch(name, pat) for pat in RUN_ALL_FILES):
+            if not _configuration(name):
                 continue
             sections = _loud_sections(f, name, repo)
             if sections == []:
@@ -352,8 +352,8 @@ def _named_data_file(changes: ChangeSet, repo: BlobReader) -> str | None:
     for f in changes.files:
         for path in filter(None, (f.path, f.old_path)):
             name = basename(path)
-            if language_for(path) is not None or name.lower().endswith(DOC_SUFFIXES) or _untested(path) or any(
-                    fnmatch.fnmatch(name, pattern) for pattern in RUN_ALL_FILES):  # (configuration: see above)
+            if language_for(path) is not None or name.lower().endswith(DOC_SUFFIXES) or _untested(path) \
+                    or _configuration(name):  # (its own rules: see above)
                 continue
             if len(name) >= 5 and "." in name.strip("."):  # specific enough to search for
                 wanted.setdefault(name.encode(), path)
@@ -368,6 +368,11 @@ def _named_data_file(changes: ChangeSet, repo: BlobReader) -> str | None:
             changed = wanted[found.group(1)]
             return f"{changed} changed: {path} names it, and the call graph does not follow files it reads into tests"
     return None
+
+
+def _configuration(name: str) -> bool:
+    """A file name RUN_ALL_FILES lists (configuration, requirements, lock files)."""
+    return any(fnmatch.fnmatch(name, pattern) for pattern in RUN_ALL_FILES)
 
 
 def _untested(path: str) -> bool:

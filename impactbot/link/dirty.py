@@ -310,6 +310,9 @@ def _module_changes(old: ModuleIndex, new: ModuleIndex, out: Changes) -> None:
     out.reads |= {("<module>", n) for n in names if old.by_name.get(n) != new.by_name.get(n)}
     paths = old.package_of.keys() | new.package_of.keys()
     out.reads |= {("<package>", p) for p in paths if old.package_of.get(p) != new.package_of.get(p)}
+    for path in old.name_of.keys() ^ new.name_of.keys():  # a file come or gone: the endings it has
+        parts = path.split("/")
+        out.reads |= {("<ending>", "/".join(parts[i:])) for i in range(len(parts))}
 
 
 def changes(

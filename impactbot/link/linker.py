@@ -546,7 +546,7 @@ class _Linker:
         repository at that path (from wherever the command runs, so any ending so);
         outside code when it is not the repository's."""
         if module.endswith(".py"):
-            found = sorted(p for p in self.facts if p == module or p.endswith("/" + module))
+            found = self.r.modules.ending(module)
             return [Target(symbol_id(p, ""), True, None) for p in found[:MAX_NAMED]], "ok" if found else "external"
         for name in (f"{module}.__main__", module):
             found = [p for p in self.r.modules.paths(name, near) if p in self.facts]

@@ -67,6 +67,11 @@ class ModuleIndex:
         else:
             self.package_of[path] = canonical.rpartition(".")[0]
 
+    def ending(self, suffix: str) -> list[str]:
+        """The files whose path is ``suffix`` or ends with ``/suffix`` (``python main.py``
+        run from a directory of the repository), sorted."""
+        return sorted(p for p in self.name_of if p == suffix or p.endswith("/" + suffix))
+
     def paths(self, name: str, near: str | None = None) -> list[str]:
         """Files for a dotted name; with several, those sharing the importer's root first.
 

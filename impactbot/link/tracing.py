@@ -79,6 +79,10 @@ class _WatchedModules(ModuleIndex):
         self._note(("<module>", name))
         return super().is_module(name)
 
+    def ending(self, suffix: str) -> list[str]:
+        self._note(("<ending>", suffix))
+        return super().ending(suffix)
+
     def absolute(self, path: str, module: str, level: int) -> str | None:
         if level:
             self._note(("<package>", path))

@@ -4,7 +4,7 @@ script: the call reaches the module, whose module-level code is what runs."""
 from __future__ import annotations
 
 import pytest
-from helpers.linking import assert_derived_both_ways, facts
+from helpers.linking import assert_derived_both_ways, derived_from, facts
 
 from impactbot.link import link
 
@@ -55,3 +55,13 @@ def test_a_package_main_added_later_is_derived_like_a_full_link() -> None:
     test = "import subprocess\nimport sys\n\n\ndef test_run():\n    subprocess.run([sys.executable, '-m', 'app'])\n"
     files = {"app/__init__.py": "", "app/main.py": APP["app/main.py"], "tests/test_run.py": test}
     assert_derived_both_ways(files, "app/__main__.py", "X = 1\n", APP["app/__main__.py"])
+
+
+def test_a_script_file_added_or_gone_is_derived_like_a_full_link() -> None:
+    test = "import subprocess\nimport sys\n\n\ndef test_run():\n    subprocess.run([sys.executable, 'main.py'])\n"
+    without = facts({"app/__init__.py": "", "app/util.py": "X = 1\n", "tests/test_run.py": test})
+    with_script = {**without, **facts({"tools/main.py": "def main():\n    pass\n\n\nmain()\n"})}
+    for old, new in ((without, with_script), (with_script, without)):
+        _graph, derived = derived_from(old, new)
+        assert derived == link(new)
+    assert ("tests/test_run.py::test_run", "tools/main.py") in {(e.source, e.target) for e in link(with_script).edges}
