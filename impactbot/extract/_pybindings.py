@@ -31,6 +31,11 @@ RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "Pa
 EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
 
 # methods whose call an assignment binds as the expression renders it (what it stands for)
+# builtins calling their first argument on the elements of the others (map: each in turn)
+LAMBDA_FEEDERS = frozenset({"map", "filter", "filterfalse", "takewhile", "dropwhile"})
+# where the iterable whose elements ``key=`` gets stands among the positional arguments
+KEYED_ITERABLE = {"sorted": 0, "min": 0, "max": 0, "groupby": 0, "nsmallest": 1, "nlargest": 1,
+                  "bisect_left": 0, "bisect_right": 0, "bisect": 0}
 RENDERED_METHODS = MODEL_LOOKUPS | AWAITING_METHODS | frozenset(m.decode() for m in ENTERING_METHODS)
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 
@@ -413,6 +418,68 @@ class BindingFacts(KeyedFacts):
             if value is not None:
                 record = binding(self.scope_at(node.start_byte), name + "()", value, line_of(node), "assign")
                 self.bindings.append(((node.start_byte << 32) | (END - node.end_byte), record))
+
+    def _lambda_params(self) -> None:
+        """``sorted(jobs, key=lambda j: j.cost())``, ``map(lambda j: j.run(), jobs)``,
+        ``lambda j=job: j.run()``: a lambda's parameter is an element of the iterable the
+        builtin hands it, or its default. Bound in the lambda's scope, as a comprehension's
+        variable is."""
+        e, x = self.e, self.x
+        for node in self._caps("lambda"):
+            params = node.child_by_field_id(e.f["parameters"])
+            if params is None or not self._live(node):
+                continue
+            names, pairs = [], []
+            for param in x.named(params):
+                if param.kind_id == e.identifier:
+                    names.append(param)
+                elif param.kind_id in e.defaulted:
+                    name = param.child_by_field_id(e.f["name"])
+                    value = param.child_by_field_id(e.f["value"])
+                    if name is not None and value is not None:
+                        pairs.extend(x.bind(name, x.values(value)))
+                    names.append(name)
+                else:
+                    break  # *args, **kwargs: the places after it are not the iterables'
+            if names:
+                for name, iterable in zip(names, self._fed(node), strict=False):
+                    if name is not None and iterable is not None:
+                        self._bind(node, self.scope_at(node.start_byte), x.bind_iteration(name, iterable), "for")
+            if pairs:
+                self._bind(node, self.scope_at(node.start_byte), pairs, "assign")
+
+    def _fed(self, node: Node) -> list[Node | None]:
+        """The iterables whose elements a builtin passes the lambda ``node``, by parameter."""
+        e = self.e
+        parent = node.parent
+        keyword = parent is not None and parent.kind_id == e.keyword_argument
+        arguments = parent.parent if keyword and parent is not None else parent
+        call = arguments.parent if arguments is not None and arguments.kind_id == e.argument_list else None
+        function = None if call is None else call.child_by_field_id(e.f["function"])
+        if arguments is None or function is None:
+            return []
+        name = text_of(function).rpartition(".")[2]
+        positional = [a for a in self.x.named(arguments) if a.kind_id != e.keyword_argument]
+        if any(a.kind_id in e.list_splat or a.kind_id in e.dict_splat for a in positional):
+            return []
+        if keyword and parent is not None and text_of(parent.children[0]) == "key":
+            return self._keyed_iterable(name, function, positional)
+        if not keyword and positional and positional[0] == node and name in LAMBDA_FEEDERS:
+            return list(positional[1:]) if name in ("map", "starmap") else positional[1:2]
+        if not keyword and len(positional) > 1 and positional[0] == node and name == "reduce":
+            return [None, positional[1]]
+        return []
+
+    def _keyed_iterable(self, name: str, function: Node, positional: list[Node]) -> list[Node | None]:
+        """What ``key=`` is called on: ``xs`` of ``sorted(xs, key=...)``, ``xs.sort(key=...)``,
+        ``heapq.nlargest(n, xs, key=...)``."""
+        if name == "sort" and function.kind_id == self.e.attribute:
+            receiver = function.child_by_field_id(self.e.f["object"])
+            return [receiver] if receiver is not None else []
+        at = KEYED_ITERABLE.get(name)
+        if at is None or len(positional) <= at or (name in ("min", "max") and len(positional) > 1):
+            return []
+        return [positional[at]]
 
     def _lambdas(self) -> tuple[tuple[str, int, int], ...]:
         """Where each lambda stands, by scope and lines (see ``FileFacts.lambdas``)."""

@@ -1,0 +1,58 @@
+"""A lambda's parameters: the elements a builtin calls it on (``key=``, ``map``,
+``filter``, ``reduce``), or their defaults."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from helpers.linking import facts
+
+from impactbot.link import link
+
+HEAD = """
+import functools
+import heapq
+import itertools
+class Job:
+    def cost(self): pass
+class Task:
+    def cost(self): pass
+JOBS = [Job()]
+TASKS = [Task()]
+"""
+
+CASES = {
+    "sorted key": ("sorted(JOBS, key=lambda j: j.cost())", {"Job::cost"}),
+    "max key": ("max(JOBS, key=lambda j: j.cost())", {"Job::cost"}),
+    "list.sort key": ("jobs = list(JOBS)\njobs.sort(key=lambda j: j.cost())", {"Job::cost"}),
+    "nlargest key": ("heapq.nlargest(2, TASKS, key=lambda t: t.cost())", {"Task::cost"}),
+    "groupby key": ("itertools.groupby(TASKS, key=lambda t: t.cost())", {"Task::cost"}),
+    "map": ("list(map(lambda j: j.cost(), JOBS))", {"Job::cost"}),
+    "map over two": ("list(map(lambda j, t: (j.cost(), t.cost()), JOBS, TASKS))", {"Job::cost", "Task::cost"}),
+    "filter": ("list(filter(lambda t: t.cost(), TASKS))", {"Task::cost"}),
+    "reduce": ("functools.reduce(lambda n, t: t.cost(), TASKS, 0)", {"Task::cost"}),
+    "a default": ("job = Job()\ncallback = lambda j=job: j.cost()\ncallback()", {"Job::cost"}),
+    # the builtin's own arguments are not an iterable it hands the key
+    "max of two arguments": ("max(Job(), Task(), key=lambda x: x.cost())", set()),
+    "another function's callback": ("print(lambda j: j.cost())", set()),
+    "a key after a star": ("sorted(*[JOBS], key=lambda j: j.cost())", set()),
+}
+
+
+def called(body: str) -> set[str]:
+    source = HEAD + "\ndef main():\n" + textwrap.indent(body, "    ") + "\n"
+    graph = link(facts({"main.py": source}))
+    return {e.target.removeprefix("main.py::") for e in graph.edges
+            if e.source == "main.py::main" and e.kind == "calls" and e.target.endswith("::cost")}
+
+
+@pytest.mark.parametrize(("body", "expected"), CASES.values(), ids=CASES.keys())
+def test_a_lambda_parameter_is_what_the_builtin_calls_it_on(body: str, expected: set[str]) -> None:
+    assert called(body) == expected
+
+
+def test_a_lambda_parameter_shadows_nothing_before_it() -> None:
+    # the loop's `t` is a Task before the lambda reuses the name
+    body = "for t in TASKS:\n    t.cost()\nsorted(JOBS, key=lambda t: t.cost())"
+    assert called(body) == {"Job::cost", "Task::cost"}
