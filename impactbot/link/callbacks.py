@@ -24,6 +24,7 @@ Arguments = tuple[tuple[int, ...], tuple[str, ...]]
 _KEY: Arguments = ((), ("key",))
 _FIRST: Arguments = ((0,), ())
 _SECOND: Arguments = ((1,), ())
+_THIRD: Arguments = ((2,), ())
 
 # Names specific enough to mean the library function wherever they are called
 # from (a builtin, or a method of a standard-library object such as an executor).
@@ -51,6 +52,10 @@ CALLBACK_ARGUMENTS: dict[str, Arguments] = {
     "Depends": ((0,), ("dependency",)), "Security": ((0,), ("dependency",)),
     # cleanups of unittest, pytest and contextlib
     "addCleanup": _FIRST, "addClassCleanup": _FIRST, "addfinalizer": _FIRST, "callback": _FIRST,
+    # unittest's (and Django's) assertions given the code to run: `assertRaises(E, f, *args)`
+    "assertRaises": _SECOND, "assertWarns": _SECOND, "assertRaisesRegex": _THIRD,
+    "assertRaisesRegexp": _THIRD, "assertWarnsRegex": _THIRD, "assertRaisesMessage": _THIRD,
+    "assertWarnsMessage": _THIRD, "assertNumQueries": ((1,), ("func",)),
 }
 
 # Names too common to trust alone: they count when called through their module
@@ -66,6 +71,12 @@ MODULE_CALLBACK_ARGUMENTS: dict[tuple[str, str], Arguments] = {
     ("re", "subn"): ((1,), ("repl",)),
     ("weakref", "finalize"): _SECOND,
     ("copyreg", "pickle"): _SECOND,
+    # pytest's older forms: `pytest.raises(E, f, *args)`
+    ("pytest", "raises"): _SECOND,
+    ("pytest", "warns"): _SECOND,
+    ("pytest", "deprecated_call"): ((0,), ("func",)),
+    ("timeit", "timeit"): ((0,), ("stmt",)),
+    ("timeit", "repeat"): ((0,), ("stmt",)),
 }
 
 

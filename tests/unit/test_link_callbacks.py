@@ -151,3 +151,34 @@ def test_a_field_factory_is_called_by_the_class_that_declares_it() -> None:
             name: str = field(default=default_name)
         """}))
     assert set(calls_from(graph, "m.py::Job")) == {"m.py::Settings"}
+
+
+def test_an_assertion_given_the_code_to_run_calls_it() -> None:
+    graph = link(facts({"app.py": """
+        def parse(text):
+            return int(text)
+
+        def load(path):
+            return open(path)
+
+        def render(x):
+            return str(x)
+        """, "test_app.py": """
+        import unittest
+        import pytest
+        from app import load, parse, render
+
+        class ParseTest(unittest.TestCase):
+            def test_bad(self):
+                self.assertRaises(ValueError, parse, "x")
+                self.assertRaisesRegex(OSError, "missing", load, "/nowhere")
+
+            def test_message(self):
+                self.assertRaises(ValueError)  # a context manager: nothing handed over
+
+        def test_legacy_form():
+            pytest.raises(TypeError, render, 1, 2)
+        """}))
+    assert set(calls_from(graph, "test_app.py::ParseTest::test_bad")) == {"app.py::parse", "app.py::load"}
+    assert calls_from(graph, "test_app.py::ParseTest::test_message") == {}
+    assert calls_from(graph, "test_app.py::test_legacy_form") == {"app.py::render": "inferred"}
