@@ -78,9 +78,9 @@ class DefinitionFacts(FileState):
     def _pytestmarks(self) -> dict[str, tuple[str, ...]]:
         """scope qualname -> the fixtures a ``pytestmark = pytest.mark.usefixtures(...)``
         (or a list of marks holding one) of that module or class body asks for."""
+        out: dict[str, tuple[str, ...]] = self._fixture_lookups()
         if b"pytestmark" not in self.data:
-            return {}
-        out: dict[str, tuple[str, ...]] = {}
+            return out
         for node in self._caps("assign"):
             left, value = node.child(0), node.child_by_field_id(self.e.f["right"])
             if left is None or left.text != b"pytestmark" or value is None or not self._live(node):
@@ -88,8 +88,29 @@ class DefinitionFacts(FileState):
             calls = self.x.named(value) if value.type in ("list", "tuple") else [value]
             names = [n for call in calls if call.type == "call" for n in self._usefixtures(call)]
             if names:
-                out[self.scope_at(node.start_byte)] = tuple(names)
+                scope = self.scope_at(node.start_byte)
+                out[scope] = (*out.get(scope, ()), *names)
         return out
+
+    def _fixture_lookups(self) -> dict[str, tuple[str, ...]]:
+        """scope qualname -> the fixtures its ``request.getfixturevalue("name")`` calls ask
+        for by name: pytest runs them for the test, as for a parameter."""
+        if b"getfixturevalue" not in self.data:
+            return {}
+        out: dict[str, list[str]] = {}
+        for call in self._caps("call"):
+            function = call.child_by_field_id(self.e.f["function"])
+            if function is None or function.type != "attribute" or not self._live(call):
+                continue
+            attribute = function.child_by_field_id(self.e.f["attribute"])
+            if attribute is None or attribute.text != b"getfixturevalue":
+                continue
+            arguments = call.child_by_field_id(self.e.f["arguments"])
+            args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+            name = _string(args[0]) if args else None
+            if name:
+                out.setdefault(self.scope_at(call.start_byte), []).append(name)
+        return {scope: tuple(sorted(set(names))) for scope, names in out.items()}
 
     def _usefixtures(self, call: Node) -> list[str]:
         """The fixture names of a ``pytest.mark.usefixtures(...)`` call (none for another call)."""

@@ -452,6 +452,32 @@ def test_two():
     }
 
 
+def test_a_fixture_looked_up_by_name_is_used_by_the_test_or_fixture_looking() -> None:
+    source = """
+import pytest
+
+@pytest.fixture
+def either(request):
+    return request.getfixturevalue("svc")
+
+def test_lookup(request):
+    request.getfixturevalue("db")
+
+def test_through(either):
+    pass
+
+def test_computed(request, name):
+    request.getfixturevalue(name)  # a name only known at run time asks for nothing
+"""
+    uses = {(s, t) for s, t, k in _edges({"app.py": APP, "tests/conftest.py": CONFTEST, "tests/test_m.py": source})
+            if k == "uses_fixture" and s.startswith("tests/test_m.py")}
+    assert uses == {
+        ("tests/test_m.py::either", "tests/conftest.py::svc"),
+        ("tests/test_m.py::test_lookup", "tests/conftest.py::db"),
+        ("tests/test_m.py::test_through", "tests/test_m.py::either"),
+    }
+
+
 def test_a_derived_graph_follows_fixture_params_defined_in_a_file_that_changed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
