@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from impactbot.dispatch import Allowed, reachable, runs_for
-from impactbot.link import is_unittest_class, receives_call_arguments
+from impactbot.link import is_unittest_class, keeps_signature, receives_call_arguments
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_unittest_file
 from impactbot.link.modules import ModuleIndex
 from impactbot.link.python import PROPERTY_DECORATORS, decorator_name, parse_expr
@@ -264,6 +264,39 @@ class SymbolGraph:
             return False
         outer = set(symbol.qualname.split("::")[:-1])
         return any(decorator_name(d) in outer for d in self._decorators(decorated))
+
+    def forwards(self, wrapper: str, target: str) -> bool:
+        """Whether ``wrapper``, a decorator's closure calling ``target`` as the function it
+        decorates, hands it exactly what it was given (``def inner(*args, **kwargs):
+        return func(*args, **kwargs)``, ``inner(self, *a, **kw)`` passing ``self`` on
+        first) and changes neither bag: a call of ``target`` then meets its signature."""
+        symbol = self.symbols.get(wrapper)
+        if symbol is None or symbol.signature is None or not self._calls_what_decorates(wrapper, target):
+            return False
+        params = symbol.signature.params
+        named = tuple(p.name for p in params if p.kind == "positional")
+        star = [p.name for p in params if p.kind == "var_positional"]
+        starstar = [p.name for p in params if p.kind == "var_keyword"]
+        if len(star) != 1 or len(starstar) != 1 or len(named) + 2 != len(params) or \
+                any(p.has_default for p in params):
+            return False
+        passed = (("*", star[0]), ("**", starstar[0]))
+        lines = self.lines(wrapper, target)
+        if not any(c.target == target and c.line in lines and c.site.args == named and c.site.kwargs == passed
+                   for c in self._calls_of(wrapper)):
+            return False
+        return not self._touches(symbol, (star[0], starstar[0]))
+
+    def _touches(self, closure: Symbol, bags: tuple[str, ...]) -> bool:
+        """Whether ``closure`` rebinds or alters ``*args``/``**kwargs`` (``kwargs.pop("x")``,
+        ``kwargs["x"] = 1``, ``args = args[1:]``)."""
+        facts = self.facts.get(closure.path)
+        if facts is None:
+            return True
+        roots = {parse_expr(b.target)[0] for b in facts.bindings if b.scope == closure.qualname}
+        methods = {parse_expr(s.callee)[0] for s in facts.calls
+                   if s.scope == closure.qualname and s.callee and "." in s.callee}
+        return not roots.isdisjoint(bags) or not methods.isdisjoint(bags)
 
     def _enclosing_parameters(self, closure: Symbol) -> set[str]:
         """Parameter names of the functions around a closure that it does not shadow with its own."""
@@ -630,7 +663,7 @@ def breaking_calls(
     changed = tuple(changed)
     out: set[Breaking] = set()
     by_target = {c.symbol.id: c for c in changed if c.signature_changed and c.change != "removed"}
-    by_target = {i: c for i, c in by_target.items() if _takes_call_arguments(c.symbol, head_facts)}
+    by_target = {i: c for i, c in by_target.items() if _takes_call_arguments(c.symbol, head, head_facts)}
     if by_target:
         alternatives = _alternatives(head)
         for call in head.linked.calls:
@@ -836,11 +869,16 @@ def _fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:
     return reason
 
 
-def _takes_call_arguments(target: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:
+def _takes_call_arguments(target: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
     """Whether the calls that reach ``target`` pass it their own arguments (see
-    :func:`impactbot.link.receives_call_arguments`)."""
+    :func:`impactbot.link.receives_call_arguments`): also so under the one decorator of
+    the repository whose wrapper hands ``target`` what it was given, untouched."""
     definition = _definition_of(target, head_facts)
-    return definition is None or receives_call_arguments(definition)
+    if definition is None or receives_call_arguments(definition):
+        return True
+    if sum(not keeps_signature(d, definition) for d in definition.decorators) != 1:
+        return False  # stacked wrappers: each hands the next one something
+    return any(head.forwards(wrapper, target.id) for wrapper, _ in head.callers(target.id))
 
 
 MAX_REEXPORTS = 5  # modules a name is followed through when telling where it comes from

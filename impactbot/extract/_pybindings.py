@@ -429,7 +429,8 @@ class BindingFacts(KeyedFacts):
             params = node.child_by_field_id(e.f["parameters"])
             if params is None or not self._live(node):
                 continue
-            names, pairs = [], []
+            names: list[Node | None] = []
+            pairs = []
             for param in x.named(params):
                 if param.kind_id == e.identifier:
                     names.append(param)
@@ -465,7 +466,8 @@ class BindingFacts(KeyedFacts):
         if keyword and parent is not None and text_of(parent.children[0]) == "key":
             return self._keyed_iterable(name, function, positional)
         if not keyword and positional and positional[0] == node and name in LAMBDA_FEEDERS:
-            return list(positional[1:]) if name in ("map", "starmap") else positional[1:2]
+            fed: list[Node | None] = list(positional[1:] if name == "map" else positional[1:2])
+            return fed
         if not keyword and len(positional) > 1 and positional[0] == node and name == "reduce":
             return [None, positional[1]]
         return []

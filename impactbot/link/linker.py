@@ -887,10 +887,11 @@ def receives_call_arguments(definition: Definition) -> bool:
     decorators keep the signature, and so does the dataclass or attrs decorator
     that wrote a class's ``__init__``.
     """
-    return all(_keeps_signature(d, definition) for d in definition.decorators)
+    return all(keeps_signature(d, definition) for d in definition.decorators)
 
 
-def _keeps_signature(decorator: str, definition: Definition) -> bool:
+def keeps_signature(decorator: str, definition: Definition) -> bool:
+    """Whether ``decorator`` on ``definition`` leaves calls their own signature to meet."""
     if definition.kind == "class" and writes_init(decorator):
         return True  # what wrote the signature
     name = decorator_name(decorator)

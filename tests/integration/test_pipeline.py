@@ -662,6 +662,66 @@ def test_a_call_is_not_checked_against_a_def_that_does_not_receive_its_arguments
     ]  # the wrapper supplies query's db; Box().handler(1, 2) calls what the getter returns
 
 
+FORWARDED = """\
+import functools
+
+
+def logged(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    return wrapper
+
+
+def retried(times):
+    def decorate(func):
+        def again(self, *a, **kw):
+            return func(self, *a, **kw)
+        return again
+    return decorate
+
+
+def defaulted(func):
+    def wrapper(*args, **kwargs):
+        kwargs.setdefault("limit", 10)
+        return func(*args, **kwargs)
+    return wrapper
+
+
+@logged
+def fetch(url):
+    return url
+
+
+@defaulted
+def page(url):
+    return url
+
+
+class Client:
+    @retried(3)
+    def send(self, data):
+        return data
+
+
+def use():
+    return fetch("x"), Client().send(b""), page("y")
+"""
+
+
+def test_a_call_through_a_wrapper_handing_on_its_arguments_is_checked(repo: RepoBuilder) -> None:
+    repo.commit({"lib.py": FORWARDED})
+    repo.start_branch("feature")
+    repo.commit({"lib.py": FORWARDED.replace("def fetch(url)", "def fetch(url, timeout)")
+                 .replace("def send(self, data)", "def send(self, data, *, to)")
+                 .replace("def page(url)", "def page(url, limit)")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::use", "lib.py::Client::send", "missing required argument 'to'"),
+        ("lib.py::use", "lib.py::fetch", "missing required argument 'timeout'"),
+    ]  # page's wrapper adds the limit it now needs
+
+
 def test_a_keyword_for_an_argument_passed_by_position_and_a_stale_recursive_call_break(repo: RepoBuilder) -> None:
     lib = "def walk(node):\n    return walk(node - 1) if node else 0\n\n\ndef pick(a, b):\n    return a\n\n\n" \
           "def use():\n    return pick(1, b=2)\n"
