@@ -81,12 +81,16 @@ ParamKind = Literal[
 ]
 
 
+MAX_DEFAULT_SHOWN = 24  # a longer default renders as "…"
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     name: str
     kind: ParamKind
     has_default: bool
     annotation: str | None = None  # source text, whitespace-normalised
+    default: str | None = None  # the default's source text, whitespace-normalised
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +112,8 @@ class Signature:
             if p.annotation:
                 text += f": {p.annotation}"
             if p.has_default:
-                text += "=…"
+                shown = p.default if p.default and len(p.default) <= MAX_DEFAULT_SHOWN else "…"
+                text += f" = {shown}" if p.annotation else f"={shown}"
             parts.append(text)
             nxt = self.params[i + 1] if i + 1 < len(self.params) else None
             if p.kind == "positional_only" and (nxt is None or nxt.kind != "positional_only"):

@@ -374,7 +374,8 @@ class DefinitionFacts(FileState):
     def _signature(self, d: Def, params: list[_Parameter]) -> Signature:
         returns = d.node.child_by_field_id(self.e.f["return_type"])
         params_out = tuple(
-            Param(name, kind, default is not None, None if ann is None else _annotation_text(ann))
+            Param(name, kind, default is not None, None if ann is None else _annotation_text(ann),
+                  None if default is None else _annotation_text(default))
             for _, name, kind, ann, default in params
         )
         return Signature(params_out, None if returns is None else _annotation_text(returns))

@@ -528,7 +528,7 @@ def test_a_derived_graph_gives_an_unchanged_file_the_init_its_changed_bases_give
     for graph in derived_along(repo, commits):
         sub = next(s for s in graph.symbols if s.id == "pkg/sub.py::Sub")
         signatures.append(sub.signature.text() if sub.signature else None)
-    assert signatures == ["(id: int, owner: str, name: str=…)", None, "(id: int, name: str=…)"]
+    assert signatures == ["(id: int, owner: str, name: str = …)", None, "(id: int, name: str = …)"]
     assert derived_count(caplog) == 3  # pkg/sub.py itself never changed
 
 

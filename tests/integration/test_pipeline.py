@@ -215,6 +215,23 @@ def test_signature_change_is_flagged_and_breaks_callers(shop: RepoBuilder) -> No
     ]
 
 
+def test_a_changed_default_is_a_signature_change_that_breaks_nothing(repo: RepoBuilder) -> None:
+    source = "def fetch(url, retries=3, *, timeout: float = 1.0, headers=None):\n    return url\n"
+    repo.commit({"net.py": source, "use.py": "from net import fetch\n\n\ndef go():\n    return fetch('x')\n"})
+    repo.start_branch("feature")
+    repo.commit({"net.py": source.replace("retries=3", "retries=5").replace("headers=None", "headers = None")})
+    report = diff(repo.path, "main..feature")
+    assert [(c["id"], c["signature_changed"], c["signature"]) for c in report["changed"]] == [
+        ("net.py::fetch", True, "(url, retries=5, *, timeout: float = 1.0, headers=None)"),
+    ]  # the spaces around headers' `=` are no change
+    assert report["breaking"] == []
+    out = repo.path.parent / "report.md"
+    assert main(["diff", "main..feature", "-C", str(repo.path), "--format", "markdown", "-o", str(out),
+                 "--no-semantic", "-q", "--no-cache"]) == 0
+    markdown = out.read_text()
+    assert "`(url, retries=3, *, timeout: float = 1.0, headers=None)` → `(url, retries=5, " in markdown
+
+
 def test_a_removed_method_whose_caller_now_calls_another_of_that_name_is_not_breaking(repo: RepoBuilder) -> None:
     base = ("class Base:\n    def info(self):\n        return {}\n\n\n"
             "class Item:\n    def info(self):\n        return 1\n\n\n"
@@ -399,9 +416,9 @@ def test_a_dataclass_inheriting_fields_gets_its_bases_fields_first(repo: RepoBui
     report = diff(repo.path, "main..feature")
     by_id = {c["id"]: c for c in report["changed"]}
     # named.py did not change, but the __init__ its dataclasses get from Record did
-    assert by_id["named.py::Named"]["signature"] == "(id: int, owner: str=…, tags: list=…, name: str=…)"
+    assert by_id["named.py::Named"]["signature"] == "(id: int, owner: str = …, tags: list = …, name: str = …)"
     assert by_id["named.py::Renamed"]["signature"] == (
-        "(id: int=…, owner: str=…, tags: list=…, name: str=…, *, note: str=…)")
+        "(id: int = …, owner: str = …, tags: list = …, name: str = …, *, note: str = …)")
     assert by_id["named.py::Named"]["signature_changed"] is True
     assert report["breaking"] == []  # every call fits; Mixed(1) is not checked: Plain is no dataclass
 
@@ -915,7 +932,7 @@ def test_overloads_take_the_implementations_signature(repo: RepoBuilder) -> None
     report = diff(repo.path, "main..feature")
     fetch = next(c for c in report["changed"] if c["id"] == "lib.py::fetch")
     assert fetch["signature_changed"] is True
-    assert fetch["signature"] == "(key, default=…)"
+    assert fetch["signature"] == "(key, default=None)"
     assert report["breaking"] == []  # fetch(1, 2) fits the implementation, whatever the stubs say
 
 
