@@ -50,6 +50,8 @@ _INSTANCES = frozenset({
 })
 # ... giving (instance, created)
 _PAIRS = frozenset({"get_or_create", "update_or_create", "aget_or_create", "aupdate_or_create"})
+# ... making an instance from their keywords and saving it (not bulk_create: it calls no save())
+SAVING = frozenset({"create", "acreate", *_PAIRS})
 
 # a generic view's methods giving rows of its model, as the queryset method they stand for
 VIEW_ROWS = {"get_object": "get", "get_queryset": "all"}

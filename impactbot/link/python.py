@@ -3036,6 +3036,10 @@ class Resolver(DjangoModels, Metaclasses):
         if kind == "QC":
             yield Target(val[2], True, True)
             return
+        if kind == "QM":
+            if val[2] in django.SAVING:
+                yield from self._saved(val[1])
+            return
         if kind == "R":  # calling what a property returns: the getter runs first
             # without the call's arguments: they go to what it returns (nothing to check)
             yield Target(val[1], inferred, None)
@@ -3123,6 +3127,15 @@ class Resolver(DjangoModels, Metaclasses):
         if hit is None or hit[1] is None:
             return {}
         return {("R", v[1]): True for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method"}
+
+    def _saved(self, model: str) -> Iterator[Target]:
+        """``Order.objects.create(total=1)``: the manager makes an Order from the keywords
+        and saves it, so the model's own ``__init__`` and ``save`` run (with arguments of
+        Django's: nothing to check, nothing flows)."""
+        yield Target(model, True, None)
+        for name in ("__init__", "save"):
+            for t in self._dunder_targets(model, name, True):
+                yield Target(t.id, True, None)
 
     def _dunder_targets(self, class_id: str, dunder: str, inferred: bool) -> Iterator[Target]:
         hit = self.class_member(class_id, dunder)

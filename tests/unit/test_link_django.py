@@ -112,6 +112,33 @@ def test_only_what_the_calls_give_is_linked() -> None:
     assert ("shop/views.py::prices", "shop/models.py::Order::save") not in calls
 
 
+def test_creating_through_the_manager_saves_a_new_instance() -> None:
+    views = """
+from shop.models import Customer, Item, Order
+
+
+def sign_up(name):
+    return Customer.objects.create(name=name)
+
+
+def restock():
+    Item.objects.update_or_create(pk=1)
+
+
+def count():
+    Order.objects.bulk_create([])
+    return Order.objects.count()
+"""
+    graph = link(facts({**FILES, "shop/views.py": views}))
+    calls = {(e.source, e.target): e.confidence for e in graph.edges if e.kind == "calls"}
+    assert calls[("shop/views.py::sign_up", "shop/models.py::Customer")] == "inferred"
+    assert calls[("shop/views.py::sign_up", "shop/models.py::Customer::save")] == "inferred"
+    assert ("shop/views.py::restock", "shop/models.py::Item") in calls  # Item saves with Django's save
+    assert not {target for source, target in calls if source == "shop/views.py::count"}  # bulk_create saves none
+    # Django passes the keywords on: the call is not checked against a signature
+    assert not [c for c in graph.calls if c.caller == "shop/views.py::sign_up"]
+
+
 def test_a_class_that_is_no_model_gets_no_manager() -> None:
     files = {
         "shop/__init__.py": "",
