@@ -338,6 +338,24 @@ class BindingFacts(KeyedFacts):
                     values[0].kind_id not in e.list_splat and values[0].kind_id not in e.dict_splat:
                 yield node, values[0]
 
+    def _type_aliases(self) -> None:
+        """``type Handler = Base | None`` (PEP 695): the name stands for the classes it
+        names, as ``Handler = Base`` would (``h: Handler`` is a Base)."""
+        if b"type" not in self.data:
+            return
+        f = self.e.f
+        for node in self._caps("stmt"):
+            if node.type != "type_alias_statement" or not self._live(node):
+                continue
+            left, right = node.child_by_field_id(f["left"]), node.child_by_field_id(f["right"])
+            name = named_child(left, 0) if left is not None else None
+            if name is not None and name.type == "generic_type":  # `type Pair[T] = ...`
+                name = named_child(name, 0)
+            if name is None or right is None or name.kind_id != self.e.identifier:
+                continue
+            classes = [v[:-2] for s, v in self.x.instances(right) if not s and v and v.endswith("()")]
+            self._bind(node, self.scope_at(node.start_byte), [(text_of(name), c) for c in classes], "assign")
+
     def _small_bindings(self) -> None:
         """``except E as e``, ``(x := v)``, ``global x`` and ``nonlocal x``."""
         f, x = self.e.f, self.x

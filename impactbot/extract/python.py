@@ -89,6 +89,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
         self._deletes()
         self._returns()
         self._small_bindings()
+        self._type_aliases()
         self._lambda_returns()
         self._lambda_params()
         self._keyed_elements()  # last of the binding passes: it judges every use they marked
