@@ -150,6 +150,7 @@ INPLACE_FALLBACKS: dict[str, str] = {
 # Iterating (a for loop, a comprehension) calls the iterator's next method on what
 # the iteration method returned.
 ITERATOR_NEXT: dict[str, str] = {"__iter__": "__next__", "__aiter__": "__anext__"}
+_ITERATING = ".__iter__()"  # how `iter(x)` renders: x.__iter__()
 # Decorators turning a generator function into a context manager factory, and the
 # method that enters the context (and returns what the generator yields).
 CONTEXT_MANAGERS: dict[str, str] = {"contextmanager": "__enter__", "asynccontextmanager": "__aenter__"}
@@ -3007,12 +3008,29 @@ class Resolver(DjangoModels, Metaclasses):
         generator, or what the ``__next__`` of the iterator it returns returns."""
         out: Values = {}
         for method, then in ITERATOR_NEXT.items():
-            for it in self.call_results(self.member(val, method) or {}, ""):
+            methods = self.member(val, method) or {}
+            for it in self.call_results(methods, ""):
                 if it[0] == "G":
                     _merge(out, self._scope_target(it[1], "<return>[]"), True)
                 elif it[0] in ("I", "IS"):
                     _merge(out, self.call_results(self.member(it, then) or {}, ""), True)
+            for m in methods if method == "__iter__" else ():
+                if m[0] in ("S", "BM"):
+                    _merge(out, self._delegated_items(m[1]), True)
         out.pop(EXTERNAL, None)  # an outside iterator's items: unknown, as before
+        return out
+
+    def _delegated_items(self, method_id: str) -> Values:
+        """``def __iter__(self): return iter(self._items)``: iterating the instance gives
+        the elements of the container it hands the iteration to."""
+        scope = self.scopes.get(method_id)
+        if scope is None:
+            return {}
+        self._note((method_id, "<return>"))
+        out: Values = {}
+        for src in scope.names.get("<return>", ()):
+            if isinstance(src, Binding) and src.value and src.value.endswith(_ITERATING):
+                _merge(out, self.resolve(src.value[: -len(_ITERATING)] + "[]", method_id) or {}, True)
         return out
 
     def _scope_target(self, scope_id: str, target: str) -> Values:

@@ -53,3 +53,31 @@ def test_list_of_an_instance_is_a_list_not_an_instance_of_its_class() -> None:
     # `list(self) + list(other)` adds two lists: Bag.__add__ does not call itself
     graph = link(facts({"main.py": HEAD}))
     assert not [e for e in graph.edges if e.source == "main.py::Bag::__add__" and e.target == "main.py::Bag::__add__"]
+
+
+def test_an_instance_handing_its_iteration_to_a_container_gives_the_containers_elements() -> None:
+    source = HEAD + """
+class Registry:
+    def __init__(self):
+        self._handlers = [f]
+        self._named = {"g": g}
+
+    def __iter__(self):
+        return iter(self._handlers)
+
+class Named(Registry):
+    def __iter__(self):
+        return iter(self._named.values())
+
+def main():
+    for h in Registry():
+        h()
+
+def other():
+    for h in Named():
+        h()
+"""
+    graph = link(facts({"main.py": source}))
+    called = {(e.source, e.target) for e in graph.edges
+              if e.kind == "calls" and e.target in ("main.py::f", "main.py::g")}
+    assert called == {("main.py::main", "main.py::f"), ("main.py::other", "main.py::g")}
