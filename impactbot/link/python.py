@@ -3424,6 +3424,8 @@ _CONTAINER_READS = {
     (".values", "()", ".__iter__", "()", "[]"): ("[]",), (".items", "()", ".__iter__", "()", "[]", "[]"): ("[]",),
     (".items", "()", ".__iter__", "()", "[]"): ("[]",),
     (".__next__", "()"): ("[]",),  # `next(it)` of an iterator declared `Iterator[T]`
+    # `iter(xs)` of a container declared `list[T]`: iterated, or stepped with `next()`
+    (".__iter__", "()", "[]"): ("[]",), (".__iter__", "()", ".__next__", "()"): ("[]",),
     ("._replace", "()"): (),  # a named tuple's copy with fields replaced: of the same class
     ("._make", "()"): ("()",),  # `Point._make(row)`: a Point, as `Point(*row)` makes
 }

@@ -81,3 +81,15 @@ def other():
     called = {(e.source, e.target) for e in graph.edges
               if e.kind == "calls" and e.target in ("main.py::f", "main.py::g")}
     assert called == {("main.py::main", "main.py::f"), ("main.py::other", "main.py::g")}
+
+
+@pytest.mark.parametrize("body", ["next(iter(jobs)).run()", "for job in iter(jobs):\n        job.run()"])
+def test_iter_of_a_container_declared_by_its_element_type_gives_its_elements(body: str) -> None:
+    source = HEAD + f"""
+class Job:
+    def run(self): pass
+def main(jobs: list[Job]):
+    {body}
+"""
+    graph = link(facts({"main.py": source}))
+    assert {e.target for e in graph.edges if e.source == "main.py::main" and e.kind == "calls"} == {"main.py::Job::run"}
