@@ -612,6 +612,24 @@ class _Linker:
                     if name not in seen:  # the first along the MRO is the one that runs
                         seen.add(name)
                         out.append(Target(methods[name], True, None))
+            if method == "save":
+                out += self._meta_model_saves(val[1])
+        return out
+
+    def _meta_model_saves(self, class_id: str) -> list[Target]:
+        """``form.save()`` on a ``ModelForm`` (or REST framework's ``ModelSerializer``)
+        whose ``class Meta: model = Order``: it saves an Order, so ``Order.save`` runs."""
+        meta = self.r.class_member(class_id, "Meta")
+        out: list[Target] = []
+        for m in meta[0] if meta is not None else ():
+            if m[0] != "S" or not self.r.is_class(m):
+                continue
+            model = self.r.class_member(m[1], "model")
+            for v in model[0] if model is not None else ():
+                if v[0] == "S" and self.r.is_class(v) and self.r.models({("I", v[1]): True}):
+                    save = self._first_defining(v[1], "save")
+                    if save is not None:
+                        out.append(Target(save, True, None))
         return out
 
     def _first_defining(self, class_id: str, name: str) -> str | None:

@@ -550,3 +550,60 @@ def test_in_djangos_own_source_a_models_objects_hands_on_the_querysets_methods()
                  for path, text in files.items()}
     assert not {e for e in link(facts(elsewhere)).edges
                 if e.source == "tests/test_orm.py::test_create" and "QuerySet" in e.target}
+
+
+MODEL_FORMS = """
+from django import forms
+from rest_framework import serializers
+from shop.models import Customer
+
+
+class CustomerForm(forms.ModelForm):
+    class Meta:
+        model = Customer
+        fields = ["name"]
+
+
+class CustomerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Customer
+        fields = "__all__"
+
+
+class ContactForm(forms.Form):
+    pass
+"""
+
+MODEL_FORM_VIEWS = """
+from shop.forms import ContactForm, CustomerForm, CustomerSerializer
+
+
+def sign_up(data):
+    form = CustomerForm(data)
+    if form.is_valid():
+        form.save()
+
+
+def api(data):
+    serializer = CustomerSerializer(data=data)
+    serializer.is_valid(raise_exception=True)
+    serializer.save()
+
+
+def contact(data):
+    ContactForm(data).save()
+"""
+
+
+def test_saving_a_model_form_or_serializer_saves_its_meta_model() -> None:
+    files = {**FILES, "shop/forms.py": MODEL_FORMS, "shop/views.py": MODEL_FORM_VIEWS}
+    saves = {s for s, t in _calls(files) if t == "shop/models.py::Customer::save"}
+    assert saves == {"shop/views.py::sign_up", "shop/views.py::api"}  # a plain form has no model
+
+
+def test_a_derived_graph_follows_a_model_form_given_another_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    other = MODEL_FORMS.replace("model = Customer\n        fields = [", "model = Order\n        fields = [")
+    other = other.replace("import Customer", "import Customer, Order")
+    files = {**FILES, "shop/views.py": MODEL_FORM_VIEWS}
+    assert_derived_both_ways(files, "shop/forms.py", MODEL_FORMS, other)
