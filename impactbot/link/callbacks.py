@@ -45,7 +45,9 @@ CALLBACK_ARGUMENTS: dict[str, Arguments] = {
     "submit": ((0,), ("fn",)), "run_in_executor": _SECOND, "to_thread": ((0,), ("func",)),
     "apply_async": ((0,), ("func",)), "imap": _FIRST, "imap_unordered": _FIRST,
     "call_soon": _FIRST, "call_soon_threadsafe": _FIRST, "call_later": _SECOND, "call_at": _SECOND,
-    "add_done_callback": ((0,), ("fn",)),
+    "add_done_callback": ((0,), ("fn",)), "apply": ((0,), ("func",)),
+    # trio's and anyio's task groups and worker threads: `nursery.start_soon(fn, *args)`
+    "start_soon": _FIRST, "run_sync": _FIRST, "run_sync_soon": _FIRST,
     # a command-line app's test runner (click's and typer's CliRunner) runs the command
     "invoke": _FIRST,
     # FastAPI runs a path operation's dependencies (the extractor gives the site to it)
@@ -71,6 +73,8 @@ MODULE_CALLBACK_ARGUMENTS: dict[tuple[str, str], Arguments] = {
     ("re", "subn"): ((1,), ("repl",)),
     ("weakref", "finalize"): _SECOND,
     ("copyreg", "pickle"): _SECOND,
+    ("trio", "run"): _FIRST,
+    ("anyio", "run"): _FIRST,
     # pytest's older forms: `pytest.raises(E, f, *args)`
     ("pytest", "raises"): _SECOND,
     ("pytest", "warns"): _SECOND,

@@ -182,3 +182,34 @@ def test_an_assertion_given_the_code_to_run_calls_it() -> None:
     assert set(calls_from(graph, "test_app.py::ParseTest::test_bad")) == {"app.py::parse", "app.py::load"}
     assert calls_from(graph, "test_app.py::ParseTest::test_message") == {}
     assert calls_from(graph, "test_app.py::test_legacy_form") == {"app.py::render": "inferred"}
+
+
+def test_task_groups_and_worker_threads_of_trio_and_anyio_run_what_they_are_given() -> None:
+    graph = link(facts({"m.py": """
+        import anyio
+        import trio
+        from trio import run
+
+        def crunch(n):
+            return n
+
+        async def serve(port):
+            pass
+
+        async def handle(conn):
+            pass
+
+        async def main():
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(serve, 80)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(handle, None)
+            await trio.to_thread.run_sync(crunch, 1)
+
+        def cli():
+            run(main)
+            anyio.run(main)
+        """}))
+    assert calls_from(graph, "m.py::main") == {
+        "m.py::serve": "inferred", "m.py::handle": "inferred", "m.py::crunch": "inferred"}
+    assert calls_from(graph, "m.py::cli") == {"m.py::main": "inferred"}
