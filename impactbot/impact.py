@@ -693,6 +693,10 @@ def breaking_calls(
             out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, left,
                                      moved_to=c.symbol))
     out.update(_property_turns(head, base, changed, head_facts, base_facts or {}))
+    # an import of a removed def whose calls are listed already says nothing more
+    called = {(b.file, b.target) for b in out}
+    out.update(b for b in _stale_imports(base, changed, head_facts, base_facts or {})
+               if (b.file, b.target) not in called)
     kept = (b for b in out if not _expected_to_fail(b, head_facts))
     return tuple(sorted(kept, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
@@ -731,6 +735,58 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
                     out.add(Breaking(target, caller, symbol.path, kept.line,
                                      f"'{name}' is now a method: this reads the method, not a value"))
     return out
+
+
+def _stale_imports(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
+                   base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
+    """``from m import helper`` left in head where ``m`` no longer binds ``helper`` (a def
+    removed or moved away, a constant dropped): importing the module now fails."""
+    paths = {c.symbol.path for c in changed} | {c.old_id.split("::", 1)[0] for c in changed if c.old_id}
+    paths &= head_facts.keys() & base_facts.keys()
+    lost: dict[str, set[str]] = {}
+    for path in sorted(paths):
+        before, now = _module_names(base_facts[path]), _module_names(head_facts[path])
+        if before is not None and now is not None and before - now:
+            lost[path] = before - now
+    if not lost:
+        return set()
+    moved = {c.old_id: c.symbol.path for c in changed if c.change == "renamed" and c.old_id}
+    gone = set().union(*lost.values())
+    modules = ModuleIndex.build(head_facts)
+    out: set[Breaking] = set()
+    for path, facts in head_facts.items():
+        for imp in facts.imports:
+            if imp.name not in gone or imp.type_only or imp.conditional:
+                continue
+            module = modules.absolute(path, imp.module, imp.level)
+            if module is None or modules.is_module(f"{module}.{imp.name}"):
+                continue  # a submodule, not a name the module binds
+            for source in modules.paths(module, path):
+                if imp.name not in lost.get(source, ()):
+                    continue
+                target = f"{source}::{imp.name}"
+                where = f"was moved to {moved[target]}" if target in moved else f"{source} no longer defines"
+                caller = path if not imp.scope else f"{path}::{imp.scope}"
+                out.add(Breaking(target if target in base.symbols else source, caller, path, imp.line,
+                                 f"imports '{imp.name}', which {where}"))
+    return out
+
+
+def _module_names(facts: FileFacts) -> set[str] | None:
+    """The names a module binds at its top level; None when it may bind names no fact
+    shows (a star import, a module ``__getattr__``, writes through ``globals()``)."""
+    names = {d.qualname for d in facts.definitions if "::" not in d.qualname}
+    if "__getattr__" in names or any(site.callee == "globals" for site in facts.calls):
+        return None
+    for imp in facts.imports:
+        if imp.scope == "" and imp.name == "*":
+            return None
+        if imp.scope == "":
+            names.add(imp.bound_name)
+    for b in facts.bindings:
+        if b.kind == "global" or (b.scope == "" and b.target.isidentifier()):
+            names.add(b.target)
+    return names
 
 
 def _sites_reaching(graph: SymbolGraph, facts: Mapping[str, FileFacts], target: str,

@@ -180,6 +180,30 @@ def test_moved_function_named_through_its_old_module_is_breaking(repo: RepoBuild
     ]
 
 
+def test_an_import_of_a_name_its_module_no_longer_binds_is_breaking(repo: RepoBuilder) -> None:
+    lib = ("import os\n\nTIMEOUT = 5\nLIMIT = 3\n\n\ndef helper():\n    return 1\n\n\n"
+           "def spare():\n    return 2\n\n\ndef kept():\n    return 3\n\n\ndef on_exit(code):\n    return code\n")
+    repo.commit({
+        "pkg/__init__.py": "", "pkg/lib.py": lib, "pkg/sub.py": "X = 1\n",
+        "use.py": "from pkg.lib import TIMEOUT, helper, kept\n\n\ndef go():\n"
+                  "    return sorted([3], key=helper), TIMEOUT, kept()\n",
+        "later.py": "def load():\n    from pkg.lib import LIMIT\n    return LIMIT\n",
+        "safe.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.lib import spare\n"
+                   "try:\n    from pkg.lib import os\nexcept ImportError:\n    os = None\n"
+                   "from pkg import sub\n",
+        "hooks.py": "from pkg.lib import on_exit, kept\n\nHOOKS = [on_exit]\n\n\ndef run():\n    kept()\n",
+    })
+    repo.start_branch("feature")
+    repo.commit({"pkg/lib.py": "from pkg.sub import X as LIMIT\n\n\ndef kept():\n    return 3\n",
+                 "pkg/exits.py": "def on_exit(code):\n    return code\n"})
+    report = diff(repo.path, "main..feature")
+    assert [(b["target"], b["caller"], b["file"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/lib.py::on_exit", "hooks.py", "hooks.py", 1, "imports 'on_exit', which was moved to pkg/exits.py"),
+        ("pkg/lib.py", "use.py", "use.py", 1, "imports 'TIMEOUT', which pkg/lib.py no longer defines"),
+        ("pkg/lib.py::helper", "use.py", "use.py", 1, "imports 'helper', which pkg/lib.py no longer defines"),
+    ]  # LIMIT is imported there now; a type-only, a guarded and a submodule import do not fail
+
+
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
