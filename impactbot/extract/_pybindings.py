@@ -30,12 +30,12 @@ RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "Pa
 # context managers that pass only when their block raises (pytest, unittest)
 EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
 
-# methods whose call an assignment binds as the expression renders it (what it stands for)
 # builtins calling their first argument on the elements of the others (map: each in turn)
 LAMBDA_FEEDERS = frozenset({"map", "filter", "filterfalse", "takewhile", "dropwhile"})
 # where the iterable whose elements ``key=`` gets stands among the positional arguments
 KEYED_ITERABLE = {"sorted": 0, "min": 0, "max": 0, "groupby": 0, "nsmallest": 1, "nlargest": 1,
                   "bisect_left": 0, "bisect_right": 0, "bisect": 0}
+# methods whose call an assignment binds as the expression renders it (what it stands for)
 RENDERED_METHODS = MODEL_LOOKUPS | AWAITING_METHODS | frozenset(m.decode() for m in ENTERING_METHODS)
 _UNKNOWN = "\x00unknown"  # a sentinel string: dict.get() default that no callee can equal
 

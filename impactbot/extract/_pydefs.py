@@ -76,8 +76,9 @@ class DefinitionFacts(FileState):
         return tuple(out)
 
     def _pytestmarks(self) -> dict[str, tuple[str, ...]]:
-        """scope qualname -> the fixtures a ``pytestmark = pytest.mark.usefixtures(...)``
-        (or a list of marks holding one) of that module or class body asks for."""
+        """scope qualname -> the fixtures it asks for without a parameter: those a
+        ``pytestmark = pytest.mark.usefixtures(...)`` (or a list of marks holding one) of
+        that module or class body names, and those its ``getfixturevalue`` calls name."""
         out: dict[str, tuple[str, ...]] = self._fixture_lookups()
         if b"pytestmark" not in self.data:
             return out

@@ -618,7 +618,7 @@ class _Linker:
 
     def _meta_model_saves(self, class_id: str) -> list[Target]:
         """``form.save()`` on a ``ModelForm`` (or REST framework's ``ModelSerializer``)
-        whose ``class Meta: model = Order``: it saves an Order, so ``Order.save`` runs."""
+        whose ``class Meta: model = Order``: it makes or updates an Order and saves it."""
         meta = self.r.class_member(class_id, "Meta")
         out: list[Target] = []
         for m in meta[0] if meta is not None else ():
@@ -627,9 +627,7 @@ class _Linker:
             model = self.r.class_member(m[1], "model")
             for v in model[0] if model is not None else ():
                 if v[0] == "S" and self.r.is_class(v) and self.r.models({("I", v[1]): True}):
-                    save = self._first_defining(v[1], "save")
-                    if save is not None:
-                        out.append(Target(save, True, None))
+                    out.extend(self.r.saved(v[1]))
         return out
 
     def _first_defining(self, class_id: str, name: str) -> str | None:

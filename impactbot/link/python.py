@@ -3056,7 +3056,7 @@ class Resolver(DjangoModels, Metaclasses):
             return
         if kind == "QM":
             if val[2] in django.SAVING:
-                yield from self._saved(val[1])
+                yield from self.saved(val[1])
             return
         if kind == "R":  # calling what a property returns: the getter runs first
             # without the call's arguments: they go to what it returns (nothing to check)
@@ -3146,7 +3146,7 @@ class Resolver(DjangoModels, Metaclasses):
             return {}
         return {("R", v[1]): True for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method"}
 
-    def _saved(self, model: str) -> Iterator[Target]:
+    def saved(self, model: str) -> Iterator[Target]:
         """``Order.objects.create(total=1)``: the manager makes an Order from the keywords
         and saves it, so the model's own ``__init__`` and ``save`` run (with arguments of
         Django's: nothing to check, nothing flows)."""
