@@ -481,8 +481,10 @@ class Expressions:
     def bind_value(self, target: Node, value: Node) -> Values:
         """Like ``bind``, pairing ``a, b = f, g`` element by element."""
         value = self.unwrapped(value)
-        if target.kind_id in self._unpack and (gathered := self._gathered(value)) is not None:
-            targets = self.named(target)
+        if (gathered := self.gathered(value)) is not None:
+            if target.kind_id == self._identifier:  # `results = await gather(...)`: a list of them
+                return self.bind(target, self._gathered_list(gathered))
+            targets = self.named(target) if target.kind_id in self._unpack else []
             if len(targets) == len(gathered) and not any(n.kind_id in self._splat for n in targets):
                 return [p for t, v in zip(targets, gathered, strict=True) for p in self.bind_value(t, v)]
         if target.kind_id in self._unpack and value.kind_id in self._sequences:
@@ -505,7 +507,7 @@ class Expressions:
             values = [*values, ("[]", None)]
         return self.bind(target, values)
 
-    def _gathered(self, value: Node) -> list[Node] | None:
+    def gathered(self, value: Node) -> list[Node] | None:
         """The awaitables of ``await asyncio.gather(a(), b())``, whose results come back
         in their order (None for anything else, or when an argument is starred)."""
         if value.kind_id not in self._awaits or not value.named_child_count:
@@ -520,6 +522,16 @@ class Expressions:
         if any(n.kind_id in self._splat or n.kind_id in self._dict_splat for n in positional):
             return None
         return positional
+
+    def _gathered_list(self, awaitables: list[Node]) -> Values:
+        """The list ``gather`` gives: each result at its place (from either end), and as an
+        element."""
+        out: Values = [("", None)]
+        for i, node in enumerate(awaitables):
+            values = self.values(node)
+            for at in (f"[{i}]", f"[{i - len(awaitables)}]", "[]"):
+                out.extend(_prefixed(at, values))
+        return out
 
     def _starred_pairs(self, targets: list[Node], sources: list[Node], found: tuple[Node, list[Node]]) -> Values:
         """Targets around the star take the members at their place; the star a list of the rest."""

@@ -1,4 +1,5 @@
-"""``a, b = await asyncio.gather(f(), g())``: each name holds what its own awaitable returns."""
+"""``a, b = await asyncio.gather(f(), g())``: each name holds what its own awaitable returns;
+``rs = await gather(...)`` holds them at their places."""
 
 from __future__ import annotations
 
@@ -75,3 +76,14 @@ def test_a_starred_argument_or_a_count_that_differs_pairs_nothing() -> None:
 def test_a_gather_that_is_not_awaited_is_a_future_not_its_results() -> None:
     found = extract(b"def f():\n    a, b = asyncio.gather(g(), h())\n", "python").bindings
     assert {b.value for b in found if b.target in ("a", "b")} == {"asyncio.gather()[0]", "asyncio.gather()[1]"}
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("    results = await asyncio.gather(fetch_user(), fetch_item())\n"
+     "    results[0].greet()\n    results[-1].price()\n", {"User::greet", "Item::price"}),
+    ("    results = await asyncio.gather(fetch_user(), fetch_item())\n    results[1].greet()\n", set()),
+    ("    results = await gather(fetch_user(), fetch_item())\n    for r in results:\n        r.price()\n",
+     {"Item::price"}),
+])
+def test_one_name_holds_the_list_of_results_each_at_its_place(body: str, expected: set[str]) -> None:
+    assert method_calls(body) == expected
