@@ -100,6 +100,12 @@ class Signature:
 
     def text(self) -> str:
         """Render like Python source: ``(a, /, b=…, *args, c, **kw) -> int``."""
+        out = "(" + ", ".join(self.parts()) + ")"
+        return out + (f" -> {self.returns}" if self.returns else "")
+
+    def parts(self, longest_default: int | None = MAX_DEFAULT_SHOWN) -> list[str]:
+        """Each parameter as written, and the ``*`` and ``/`` markers; a default longer
+        than ``longest_default`` (None: no limit) as ``…``."""
         parts: list[str] = []
         seen_kwonly_marker = False
         for i, p in enumerate(self.params):
@@ -112,14 +118,14 @@ class Signature:
             if p.annotation:
                 text += f": {p.annotation}"
             if p.has_default:
-                shown = p.default if p.default and len(p.default) <= MAX_DEFAULT_SHOWN else "…"
+                short = p.default and (longest_default is None or len(p.default) <= longest_default)
+                shown = p.default if short else "…"
                 text += f" = {shown}" if p.annotation else f"={shown}"
             parts.append(text)
             nxt = self.params[i + 1] if i + 1 < len(self.params) else None
             if p.kind == "positional_only" and (nxt is None or nxt.kind != "positional_only"):
                 parts.append("/")
-        out = "(" + ", ".join(parts) + ")"
-        return out + (f" -> {self.returns}" if self.returns else "")
+        return parts
 
 
 @dataclass(frozen=True, slots=True)

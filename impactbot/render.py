@@ -32,7 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from impactbot.errors import AnalysisError, ConfigError
-from impactbot.model import ChangedSymbol, Ranked, Report, Revision
+from impactbot.model import ChangedSymbol, Ranked, Report, Revision, Signature
 from impactbot.publish import printable
 from impactbot.report import partial_reason
 
@@ -266,6 +266,32 @@ def _change_order(changed: ChangedSymbol) -> int:
 
 
 MAX_NAMES = 5  # rebound module-level names shown per module; the rest are counted
+MAX_SIGNATURE_SHOWN = 100  # longer signatures show only the parameters that changed
+
+
+def _shown(old: Signature, new: Signature) -> tuple[str, str]:
+    """Both signatures as written; when one is long and their parameters pair up, only the
+    parameters that differ (``(…, retries=3, …)`` → ``(…, retries=5, …)``), defaults whole."""
+    before, after = old.text(), new.text()
+    if max(len(before), len(after)) <= MAX_SIGNATURE_SHOWN:
+        return before, after
+    was, now = old.parts(None), new.parts(None)
+    if len(was) != len(now):
+        return before, after
+    differs = [a != b for a, b in zip(was, now, strict=True)]
+    same_returns = old.returns == new.returns
+    return (_compact(was, differs, None if same_returns else old.returns),
+            _compact(now, differs, None if same_returns else new.returns))
+
+
+def _compact(parts: list[str], shown: list[bool], returns: str | None) -> str:
+    out: list[str] = []
+    for part, keep in zip(parts, shown, strict=True):
+        if keep:
+            out.append(part)
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return "(" + ", ".join(out) + ")" + (f" -> {returns}" if returns else "")
 
 
 def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _ChangedRow:
@@ -273,6 +299,11 @@ def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _Cha
     new, old = c.symbol.signature, c.old_signature
     if new == old:  # only another definition of the name (in a branch) changed: no "(a) → (a)"
         new = old = None
+    shown: tuple[str | None, str | None] = (None, None)
+    if c.signature_changed and old is not None and new is not None:
+        shown = _shown(old, new)
+    elif c.signature_changed:
+        shown = (old.text() if old is not None else None, new.text() if new is not None else None)
     return _ChangedRow(
         id=c.symbol.id,
         url=_blob_url(repo_url, side, c.symbol.path, c.symbol.line),
@@ -280,8 +311,8 @@ def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _Cha
         change=c.change,
         signature_changed=c.signature_changed,
         old_id=c.old_id if c.change == "renamed" else None,
-        old_signature=old.text() if c.signature_changed and old is not None else None,
-        signature=new.text() if c.signature_changed and new is not None else None,
+        old_signature=shown[0],
+        signature=shown[1],
         names=c.names[:MAX_NAMES],
         more_names=max(len(c.names) - MAX_NAMES, 0),
     )

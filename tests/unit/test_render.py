@@ -35,7 +35,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from impactbot.errors import ConfigError
-from impactbot.model import ChangedSymbol
+from impactbot.model import ChangedSymbol, Param, Signature
 from impactbot.render import (
     MARKER,
     SUMMARY_MAX_BYTES,
@@ -50,6 +50,7 @@ from impactbot.render import (
     render_summary,
     render_text,
 )
+from impactbot.report import report_to_json
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 LINKED = RenderOptions(repo_url=REPO_URL)
@@ -186,6 +187,21 @@ def test_changed_symbols_list_removals_and_signature_changes_first() -> None:
         in text
     )
     assert "| renamed from `pkg/pricing.py::add_tax` |" in text
+
+
+def test_a_long_signature_shows_only_the_parameters_that_changed() -> None:
+    options = [Param(f"option_{i}", "keyword_only", True, "str | None", "None") for i in range(8)]
+    old = Signature((Param("self", "positional", False), *options))
+    options[3] = Param("option_3", "keyword_only", True, "str | None", '"a default longer than shown"')
+    new = Signature((Param("self", "positional", False), *options), returns="int")
+    changed = (ChangedSymbol(symbol("pkg/app.py", "App::run", "method", signature=new), "modified",
+                             signature_changed=True, old_signature=old),)
+    report = sample_report(changed=changed)
+    assert ('| signature changed: `(…, option_3: str \\| None = None, …)` → '
+            '`(…, option_3: str \\| None = "a default longer than shown", …) -> int` |') in render_markdown(report)
+    # the JSON report keeps the signature whole
+    entry = next(c for c in report_to_json(report)["changed"] if c["id"] == "pkg/app.py::App::run")
+    assert entry["signature"] == new.text() and "option_7: str | None = None" in entry["signature"]
 
 
 def test_a_long_list_of_changed_symbols_folds_past_the_first_twenty() -> None:
