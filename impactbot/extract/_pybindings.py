@@ -80,7 +80,7 @@ class BindingFacts(KeyedFacts):
             if not scope and left.text == b"pytest_plugins":
                 self.plugins.extend(self._static_names(value, single=value.kind_id in self.e.string) or ())
             if left.kind_id == identifier and value.kind_id in simple and x.call_elements(value) is None \
-                    and x.gathered(value) is None:
+                    and x.gathered(value) is None and x.slice_positions(value) is None:
                 if value.kind_id == call:  # the calls pass already rendered its callee
                     callee = callees.get((value.start_byte << 32) | (END - value.end_byte), _UNKNOWN)
                     if callee is _UNKNOWN or callee in RENDERED_CALLS or (  # what it stands for

@@ -163,6 +163,39 @@ def element_at(values: Values, index: int) -> Values:
 
 
 # builtins iterating several iterables in step (see ``Expressions.bind_iteration``)
+def _root(node: Node) -> bytes | None:
+    """The name an attribute or subscript chain starts from (``xs`` of ``xs.a[1:]``)."""
+    while node.type in ("attribute", "subscript", "call"):
+        first = node.named_child(0)
+        if first is None:
+            return None
+        node = first
+    return node.text if node.type == "identifier" else None
+
+
+def _slice_bounds(index: Node) -> tuple[int, int | None] | None:
+    """(start, stop) of ``a:b`` with constant non-negative bounds (start 0 when left out,
+    stop None); None with a step or any other bound."""
+    parts: list[list[Node]] = [[]]
+    for child in index.children:
+        if child.type == ":":
+            parts.append([])
+        elif child.is_named and child.type != "comment":
+            parts[-1].append(child)
+    if len(parts) > 3 or (len(parts) == 3 and parts[2]) or any(len(p) > 1 for p in parts):
+        return None
+    bounds: list[int | None] = []
+    for part in parts[:2]:
+        if not part:
+            bounds.append(None)
+        elif part[0].type == "integer" and (part[0].text or b"").isdigit():
+            bounds.append(int(part[0].text or b"0"))
+        else:
+            return None
+    return bounds[0] or 0, bounds[1] if len(bounds) > 1 else None
+
+
+MAX_SLICE_POSITIONS = 8  # places of a slice bound to the source's places (`rest[0]` is `xs[1]`)
 _ZIPPING = frozenset({b"enumerate", b"zip"})
 _MAPPING = frozenset({b"map"})
 COUNT: Values = [("", "<builtin:int>()")]  # what enumerate counts with
@@ -185,6 +218,7 @@ class Expressions:
         self._identifier = g.kind("identifier")
         self._attribute = g.kind("attribute")
         self._subscript = g.kind("subscript")
+        self._slice = g.kind("slice")
         self._comment = g.kind("comment")
         self._wrappers = g.kinds("parenthesized_expression", "as_pattern_target")
         self._awaits = g.kinds("await")
@@ -497,6 +531,10 @@ class Expressions:
                 return self._starred_pairs(targets, sources, found)
         if value.kind_id in self._strings or value.kind_id in self._concatenated:
             return self.bind(target, [("", self.text_type(value))])
+        # `args = args[1:]` rebinds the name it slices: its places would read themselves
+        if target.kind_id == self._identifier and (shifted := self.slice_positions(value)) is not None \
+                and _root(value) != target.text:
+            return self.bind(target, [*self.values(value), *shifted])
         values = self.values(value)
         held = self._display_types.get(value.kind_id) if target.kind_id == self._attribute else None
         if held is not None:  # `self.seen = set()` and `self.seen = {...}` alike: a builtin container
@@ -506,6 +544,35 @@ class Expressions:
             # elements as the container, whose methods are the builtin type's)
             values = [*values, ("[]", None)]
         return self.bind(target, values)
+
+    def slice_positions(self, value: Node) -> Values | None:
+        """``rest = xs[1:3]``: ``rest[0]`` is ``xs[1]``, ``rest[-1]`` is ``xs[2]``; with bounds
+        that are not constants, or a step, a place of the slice is any element of ``xs``.
+        None for anything but a slice, and for ``xs[:]`` (the same places)."""
+        if value.kind_id != self._subscript or value.named_child_count != 2:
+            return None
+        index, head = value.named_child(1), value.named_child(0)
+        base = self.expr(head) if head is not None and index is not None and index.kind_id == self._slice else None
+        if base is None or index is None:
+            return None
+        bounds = _slice_bounds(index)
+        places = range(MAX_SLICE_POSITIONS)
+        out: Values = []
+        if bounds is None:
+            out.extend((f"[{i}]", f"{base}[]") for i in places)
+            out.extend((f"[{-i - 1}]", f"{base}[]") for i in places)
+            return out
+        start, stop = bounds
+        if stop is None:  # to the end: the same last elements
+            if not start:
+                return None
+            out.extend((f"[{i}]", f"{base}[{start + i}]") for i in places)
+            out.extend((f"[{-i - 1}]", f"{base}[{-i - 1}]") for i in places)
+            return out
+        count = max(0, min(stop - start, MAX_SLICE_POSITIONS))
+        for i in range(count):
+            out += [(f"[{i}]", f"{base}[{start + i}]"), (f"[{i - count}]", f"{base}[{start + i}]")]
+        return out
 
     def gathered(self, value: Node) -> list[Node] | None:
         """The awaitables of ``await asyncio.gather(a(), b())``, whose results come back

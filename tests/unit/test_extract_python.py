@@ -1032,7 +1032,8 @@ def test_slices_and_sequences_built_from_another_stand_for_iterating_it() -> Non
         e = list()
         f = list(xs, ys)
         """
-    assert [(t, v) for _, t, v, _ in binds(source)] == [
+    found = [(t, v) for _, t, v, _ in binds(source)]
+    assert [(t, v) for t, v in found if "[" not in t] == [
         ("a", "xs"),
         ("b", "xs[]"),
         ("c", "xs.__iter__()"),
@@ -1040,6 +1041,26 @@ def test_slices_and_sequences_built_from_another_stand_for_iterating_it() -> Non
         ("e", "list()"),
         ("f", "list()"),
     ]
+    # the slice's places are the source's from its start on
+    assert {("a[0]", "xs[1]"), ("a[1]", "xs[2]"), ("a[-1]", "xs[-1]")} <= set(found)
+
+
+def test_a_slice_bound_to_a_name_keeps_the_places_of_its_elements() -> None:
+    source = """
+        a = xs[1:3]
+        b = xs[i:]
+        c = xs[::2]
+        d = xs[:]
+        args = args[1:]
+        """
+    found = [(t, v) for _, t, v, _ in binds(source)]
+    assert [(t, v) for t, v in found if t.startswith("a")] == [
+        ("a", "xs"), ("a[0]", "xs[1]"), ("a[-2]", "xs[1]"), ("a[1]", "xs[2]"), ("a[-1]", "xs[2]"),
+        ("args", "args"),  # rebinding the name it slices: its places would read themselves
+    ]
+    # bounds not known, or a step: a place is any element
+    assert {v for t, v in found if t.startswith(("b[", "c["))} == {"xs[]"}
+    assert [t for t, _ in found if t.startswith("d")] == ["d"]
 
 
 def test_a_relation_field_binds_the_model_it_names() -> None:

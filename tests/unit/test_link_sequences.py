@@ -93,3 +93,22 @@ def main(jobs: list[Job]):
 """
     graph = link(facts({"main.py": source}))
     assert {e.target for e in graph.edges if e.source == "main.py::main" and e.kind == "calls"} == {"main.py::Job::run"}
+
+
+SLICED = {
+    "a bounded slice, from the start": ("rest = FS3[1:3]\nrest[0]()", {"g"}),
+    "a bounded slice, from the end": ("rest = FS3[1:3]\nrest[-1]()", {"h"}),
+    "an open slice, from the start": ("rest = FS3[1:]\nrest[0]()", {"g"}),
+    "an open slice, from the end": ("rest = FS3[1:]\nrest[-1]()", {"h"}),
+    "a slice from a bound not known": ("rest = FS3[n:]\nrest[0]()", {"f", "g", "h"}),
+    "a slice with a step": ("rest = FS3[::2]\nrest[1]()", {"f", "g", "h"}),
+}
+
+
+@pytest.mark.parametrize(("body", "expected"), SLICED.values(), ids=SLICED.keys())
+def test_a_slice_bound_to_a_name_keeps_its_elements_places(body: str, expected: set[str]) -> None:
+    source = "def f(): pass\ndef g(): pass\ndef h(): pass\nFS3 = [f, g, h]\ndef main(n):\n" + \
+        textwrap.indent(body, "    ") + "\n"
+    graph = link(facts({"main.py": source}))
+    assert {e.target.removeprefix("main.py::") for e in graph.edges
+            if e.source == "main.py::main" and e.kind == "calls"} == expected
