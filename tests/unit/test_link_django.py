@@ -607,3 +607,12 @@ def test_a_derived_graph_follows_a_model_form_given_another_model(monkeypatch: p
     other = other.replace("import Customer", "import Customer, Order")
     files = {**FILES, "shop/views.py": MODEL_FORM_VIEWS}
     assert_derived_both_ways(files, "shop/forms.py", MODEL_FORMS, other)
+
+
+def test_a_derived_graph_follows_a_created_models_save_coming_or_going(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    views = "from shop.models import Customer\n\n\ndef sign_up(name):\n    return Customer.objects.create(name=name)\n"
+    without = MODELS.replace("    def save(self, *args, **kwargs):\n        super().save(*args, **kwargs)\n\n\n"
+                             "class TimeStamped", "class TimeStamped")
+    assert without != MODELS
+    assert_derived_both_ways({**FILES, "shop/views.py": views}, "shop/models.py", MODELS, without)

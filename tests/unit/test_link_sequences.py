@@ -6,9 +6,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from helpers.linking import facts
+from helpers.linking import assert_derived_both_ways, facts
 
-from impactbot.link import link
+from impactbot.link import incremental, link
 
 HEAD = """
 def f(): pass
@@ -112,3 +112,24 @@ def test_a_slice_bound_to_a_name_keeps_its_elements_places(body: str, expected: 
     graph = link(facts({"main.py": source}))
     assert {e.target.removeprefix("main.py::") for e in graph.edges
             if e.source == "main.py::main" and e.kind == "calls"} == expected
+
+
+def test_a_derived_graph_follows_an_iteration_handed_to_another_container(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    registry = """
+def f(): pass
+def g(): pass
+
+class Registry:
+    def __init__(self):
+        self._first = [f]
+        self._second = [g]
+
+    def __iter__(self):
+        return iter(self._first)
+"""
+    uses = "from reg import Registry\n\ndef main():\n    for h in Registry():\n        h()\n"
+    other = registry.replace("iter(self._first)", "iter(self._second)")
+    assert_derived_both_ways({"use.py": uses}, "reg.py", registry, other)
+    called = {e.target for e in link(facts({"use.py": uses, "reg.py": other})).edges if e.source == "use.py::main"}
+    assert "reg.py::g" in called and "reg.py::f" not in called
