@@ -465,6 +465,9 @@ class BindingFacts(KeyedFacts):
                 for name, iterable in zip(names, self._fed(node), strict=False):
                     if name is not None and iterable is not None:
                         self._bind(node, self.scope_at(node.start_byte), x.bind_iteration(name, iterable), "for")
+                if names[0] is not None:  # `max(a, b, key=lambda x: ...)`: any of the arguments
+                    compared = [p for arg in self._compared(node) for p in x.bind(names[0], x.values(arg))]
+                    pairs.extend(compared)
             if pairs:
                 self._bind(node, self.scope_at(node.start_byte), pairs, "assign")
 
@@ -490,6 +493,21 @@ class BindingFacts(KeyedFacts):
         if not keyword and len(positional) > 1 and positional[0] == node and name == "reduce":
             return [None, positional[1]]
         return []
+
+    def _compared(self, node: Node) -> list[Node]:
+        """The arguments ``max(a, b, key=node)`` or ``min`` compares (the key gets each)."""
+        parent = node.parent
+        if parent is None or parent.kind_id != self.e.keyword_argument or text_of(parent.children[0]) != "key":
+            return []
+        arguments = parent.parent
+        call = arguments.parent if arguments is not None else None
+        function = call.child_by_field_id(self.e.f["function"]) if call is not None else None
+        if arguments is None or function is None or text_of(function) not in ("max", "min"):
+            return []
+        positional = [a for a in self.x.named(arguments) if a.kind_id != self.e.keyword_argument]
+        if len(positional) < 2 or any(a.kind_id in self.e.list_splat for a in positional):
+            return []
+        return positional
 
     def _keyed_iterable(self, name: str, function: Node, positional: list[Node]) -> list[Node | None]:
         """What ``key=`` is called on: ``xs`` of ``sorted(xs, key=...)``, ``xs.sort(key=...)``,

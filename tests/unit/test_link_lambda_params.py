@@ -33,8 +33,9 @@ CASES = {
     "filter": ("list(filter(lambda t: t.cost(), TASKS))", {"Task::cost"}),
     "reduce": ("functools.reduce(lambda n, t: t.cost(), TASKS, 0)", {"Task::cost"}),
     "a default": ("job = Job()\ncallback = lambda j=job: j.cost()\ncallback()", {"Job::cost"}),
-    # the builtin's own arguments are not an iterable it hands the key
-    "max of two arguments": ("max(Job(), Task(), key=lambda x: x.cost())", set()),
+    # several arguments: the key gets each of them, not their elements
+    "max of two arguments": ("max(Job(), Task(), key=lambda x: x.cost())", {"Job::cost", "Task::cost"}),
+    "min of a list and an instance": ("min(JOBS, Task(), key=lambda x: x.cost())", {"Task::cost"}),
     "another function's callback": ("print(lambda j: j.cost())", set()),
     "a key after a star": ("sorted(*[JOBS], key=lambda j: j.cost())", set()),
 }
