@@ -431,7 +431,30 @@ class Expressions:
                     # each item is iterated in turn: `enumerate(zip(xs, ys))` pairs up again
                     out.extend(self.bind(part, COUNT) if item is None else self.bind_iteration(part, item))
                 return out
-        return self.bind(target, elements(self.values(iterable)))
+        out = self.bind(target, elements(self.values(iterable)))
+        if target.kind_id == self._identifier:
+            out.extend(self._item_places(self.expr(target) or "", iterable, items))
+        return out
+
+    def _item_places(self, name: str, iterable: Node, items: list[Node | None] | None) -> Values:
+        """``for pair in zip(xs, ys)``, ``enumerate(xs)``, ``d.items()``: the places of each
+        item, as unpacking it would bind them (``pair[0]`` an element of xs, ``kv[1]`` a value)."""
+        out: Values = []
+        if items is not None:
+            for i, item in enumerate(items):
+                got = COUNT if item is None else elements(self.values(self.unwrapped(item)))
+                out.extend((f"{name}[{i}]" + suffix, value) for suffix, value in got)
+        elif self._items_view(iterable):
+            got = elements(self.values(iterable))
+            out.extend((f"{name}[{i}]" + suffix, value) for i in (0, 1) for suffix, value in element_at(got, i))
+        return out
+
+    def _items_view(self, node: Node) -> bool:
+        """``d.items()``: its items are (key, value) pairs."""
+        function = node.child_by_field_id(self._f_function) if node.kind_id == self._call else None
+        arguments = node.child_by_field_id(self._f_arguments) if function is not None else None
+        return function is not None and function.kind_id == self._attribute and \
+            (function.text or b"").endswith(b".items") and arguments is not None and not self.named(arguments)
 
     def _mapped(self, node: Node) -> str | None:
         """``f`` of ``map(f, xs)`` when it is a name or an attribute; None otherwise."""

@@ -1208,8 +1208,11 @@ def test_enumerate_zip_and_map_bind_each_target_to_what_gives_it() -> None:
         ("walk", "name", "names[]", "for"),
         ("walk", "a", "hooks.items()[][0]", "for"),
         ("walk", "b", "hooks.items()[][1]", "for"),
-        # one target for the tuples, or arguments it cannot tell apart: as for any call
+        # one target for the tuples: each place of an item as unpacking binds it
         ("walk", "pair", "enumerate()[]", "for"),
+        ("walk", "pair[0]", "<builtin:int>()", "for"),
+        ("walk", "pair[1]", "rows[]", "for"),
+        # arguments it cannot tell apart: as for any call
         ("walk", "x", "zip()[][0]", "for"),
         ("walk", "y", "zip()[][1]", "for"),
         ("walk", "parsed", "parsers.parse()", "for"),

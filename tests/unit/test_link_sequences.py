@@ -133,3 +133,19 @@ class Registry:
     assert_derived_both_ways({"use.py": uses}, "reg.py", registry, other)
     called = {e.target for e in link(facts({"use.py": uses, "reg.py": other})).edges if e.source == "use.py::main"}
     assert "reg.py::g" in called and "reg.py::f" not in called
+
+
+ITEMS = {
+    "a dict's item": "for kv in jobs.items():\n    kv[1].run()",
+    "an item sorted by a key": "sorted(jobs.items(), key=lambda kv: kv[1].run())",
+    "an enumerated item": "for p in enumerate(jobs.values()):\n    p[1].run()",
+    "a zipped item": "for pair in zip(jobs.values(), NAMES):\n    pair[0].run()",
+}
+
+
+@pytest.mark.parametrize("body", ITEMS.values(), ids=ITEMS.keys())
+def test_an_item_read_by_its_place_is_what_unpacking_it_gives(body: str) -> None:
+    source = "class Job:\n    def run(self): pass\nNAMES = ['a']\ndef main(jobs: dict[str, Job]):\n" + \
+        textwrap.indent(body, "    ") + "\n"
+    graph = link(facts({"main.py": source}))
+    assert {e.target for e in graph.edges if e.source == "main.py::main" and e.kind == "calls"} == {"main.py::Job::run"}
