@@ -466,8 +466,7 @@ class BindingFacts(KeyedFacts):
                     if name is not None and iterable is not None:
                         self._bind(node, self.scope_at(node.start_byte), x.bind_iteration(name, iterable), "for")
                 if names[0] is not None:  # `max(a, b, key=lambda x: ...)`: any of the arguments
-                    compared = [p for arg in self._compared(node) for p in x.bind(names[0], x.values(arg))]
-                    pairs.extend(compared)
+                    pairs.extend(p for arg in self._compared(node) for p in x.bind(names[0], x.values(arg)))
             if pairs:
                 self._bind(node, self.scope_at(node.start_byte), pairs, "assign")
 

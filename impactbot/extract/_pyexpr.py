@@ -162,7 +162,6 @@ def element_at(values: Values, index: int) -> Values:
     return out or [("", None)]
 
 
-# builtins iterating several iterables in step (see ``Expressions.bind_iteration``)
 def _root(node: Node) -> bytes | None:
     """The name an attribute or subscript chain starts from (``xs`` of ``xs.a[1:]``)."""
     while node.type in ("attribute", "subscript", "call"):
@@ -196,6 +195,7 @@ def _slice_bounds(index: Node) -> tuple[int, int | None] | None:
 
 
 MAX_SLICE_POSITIONS = 8  # places of a slice bound to the source's places (`rest[0]` is `xs[1]`)
+# builtins iterating several iterables in step (see ``Expressions.bind_iteration``)
 _ZIPPING = frozenset({b"enumerate", b"zip"})
 _MAPPING = frozenset({b"map"})
 COUNT: Values = [("", "<builtin:int>()")]  # what enumerate counts with
