@@ -33,6 +33,7 @@ from impactbot.model import (
     Hub,
     Impact,
     Impacted,
+    Import,
     LinkedGraph,
     NameRead,
     ResolvedCall,
@@ -693,10 +694,13 @@ def breaking_calls(
             out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, left,
                                      moved_to=c.symbol))
     out.update(_property_turns(head, base, changed, head_facts, base_facts or {}))
-    # an import of a removed def whose calls are listed already says nothing more
+    # an import of a removed def whose calls are listed already says nothing more, nor
+    # does a read on the line of a listed call (`@m.gone`, `map(m.gone, xs)`)
     called = {(b.file, b.target) for b in out}
-    out.update(b for b in _stale_imports(base, changed, head_facts, base_facts or {})
-               if (b.file, b.target) not in called)
+    lines = {(b.file, b.line, b.target) for b in out}
+    imports, reads = _stale_names(base, changed, head_facts, base_facts or {})
+    out.update(b for b in imports if (b.file, b.target) not in called)
+    out.update(b for b in reads if (b.file, b.line, b.target) not in lines)
     kept = (b for b in out if not _expected_to_fail(b, head_facts))
     return tuple(sorted(kept, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
@@ -737,10 +741,11 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
     return out
 
 
-def _stale_imports(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
-                   base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
-    """``from m import helper`` left in head where ``m`` no longer binds ``helper`` (a def
-    removed or moved away, a constant dropped): importing the module now fails."""
+def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
+                 base_facts: Mapping[str, FileFacts]) -> tuple[set[Breaking], set[Breaking]]:
+    """Names a module no longer binds (a def removed or moved away, a constant dropped),
+    still used in head: ``from m import helper`` fails on import, ``m.helper`` where
+    it is read. The imports, then the reads."""
     paths = {c.symbol.path for c in changed} | {c.old_id.split("::", 1)[0] for c in changed if c.old_id}
     paths &= head_facts.keys() & base_facts.keys()
     lost: dict[str, set[str]] = {}
@@ -749,27 +754,123 @@ def _stale_imports(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_f
         if before is not None and now is not None and before - now:
             lost[path] = before - now
     if not lost:
-        return set()
-    moved = {c.old_id: c.symbol.path for c in changed if c.change == "renamed" and c.old_id}
-    gone = set().union(*lost.values())
-    modules = ModuleIndex.build(head_facts)
-    out: set[Breaking] = set()
+        return set(), set()
+    stale = _Stale(base, lost, {c.old_id: c.symbol.path for c in changed if c.change == "renamed" and c.old_id},
+                   ModuleIndex.build(head_facts))
+    imports: set[Breaking] = set()
+    reads: set[Breaking] = set()
     for path, facts in head_facts.items():
+        imports.update(stale.imports(path, facts))
+        reads.update(stale.reads(path, facts))
+    return imports, reads
+
+
+@dataclass(frozen=True)
+class _Stale:
+    """What head still asks of modules that lost names (see :func:`_stale_names`)."""
+
+    base: SymbolGraph
+    lost: Mapping[str, set[str]]  # module path -> the names it no longer binds
+    moved: Mapping[str, str]  # old id -> the path its symbol moved to
+    modules: ModuleIndex  # head's
+
+    def imports(self, path: str, facts: FileFacts) -> Iterator[Breaking]:
+        """``from m import NAME``, unguarded, where ``m`` no longer binds NAME."""
+        gone = set().union(*self.lost.values())
         for imp in facts.imports:
             if imp.name not in gone or imp.type_only or imp.conditional:
                 continue
-            module = modules.absolute(path, imp.module, imp.level)
-            if module is None or modules.is_module(f"{module}.{imp.name}"):
+            module = self.modules.absolute(path, imp.module, imp.level)
+            if module is None or self.modules.is_module(f"{module}.{imp.name}"):
                 continue  # a submodule, not a name the module binds
-            for source in modules.paths(module, path):
-                if imp.name not in lost.get(source, ()):
-                    continue
-                target = f"{source}::{imp.name}"
-                where = f"was moved to {moved[target]}" if target in moved else f"{source} no longer defines"
-                caller = path if not imp.scope else f"{path}::{imp.scope}"
-                out.add(Breaking(target if target in base.symbols else source, caller, path, imp.line,
-                                 f"imports '{imp.name}', which {where}"))
+            caller = path if not imp.scope else f"{path}::{imp.scope}"
+            yield from self._breaking(module, imp.name, path, caller, imp.line, "imports")
+
+    def reads(self, path: str, facts: FileFacts) -> Iterator[Breaking]:
+        """``m.NAME`` read (not called: calls are checked as calls) where ``m`` is a module
+        imported unguarded that no longer binds NAME. An annotation that never runs (of a
+        local variable, or any under ``from __future__ import annotations``) is not read."""
+        imported = {(i.scope, i.bound_name): i for i in facts.imports if not (i.type_only or i.conditional)}
+        names = {name for _, name in imported}
+        annotations = {(b.line, b.value.removesuffix("()")): b.scope for b in facts.bindings
+                       if b.kind == "annotation" and b.value}
+        rebound = _names_bound(facts)
+        for site in facts.calls:
+            if site.kind != "attribute" or not site.callee or site.callee.split(".", 1)[0] not in names:
+                continue
+            where = annotations.get((site.line, site.callee))
+            if where is not None and (facts.postponed_annotations or (where == site.scope and _is_function(facts, where))):
+                continue
+            found = self._module_read(path, site, imported, rebound)
+            if found is not None:
+                caller = path if not site.scope else f"{path}::{site.scope}"
+                yield from self._breaking(*found, path, caller, site.line, "reads")
+
+    def _module_read(self, path: str, site: CallSite, imported: Mapping[tuple[str, str], Import],
+                     rebound: set[tuple[str, str]]) -> tuple[str, str] | None:
+        """(module, name) when the site reads a name of a repository module: the first
+        part of its expr an import's name in scope, then submodules, then the name."""
+        parts = (site.callee or "").split(".")
+        if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+            return None
+        imp = _import_in_scope(site.scope, parts[0], imported, rebound)
+        if imp is None:
+            return None
+        if imp.name is not None:
+            base = self.modules.absolute(path, imp.module, imp.level)
+            module = None if base is None else f"{base}.{imp.name}"
+            rest = parts[1:]
+        elif imp.alias or (site.callee or "").startswith(imp.module + "."):
+            # `import a.b as m` reads m.NAME, `import a.b` reads a.b.NAME: module a.b
+            module, rest = imp.module, parts[1 if imp.alias else imp.module.count(".") + 1:]
+        else:
+            module, rest = parts[0], parts[1:]
+        if module is None or not rest:
+            return None
+        while len(rest) > 1 and self.modules.is_module(f"{module}.{rest[0]}"):
+            module, rest = f"{module}.{rest[0]}", rest[1:]
+        if not self.modules.is_module(module) or self.modules.is_module(f"{module}.{rest[0]}"):
+            return None  # not a module of the repository, or a submodule read
+        return module, rest[0]
+
+    def _breaking(self, module: str, name: str, path: str, caller: str, line: int, verb: str) -> Iterator[Breaking]:
+        for source in self.modules.paths(module, path):
+            if name not in self.lost.get(source, ()):
+                continue
+            target = f"{source}::{name}"
+            where = f"was moved to {self.moved[target]}" if target in self.moved else f"{source} no longer defines"
+            yield Breaking(target if target in self.base.symbols else source, caller, path, line,
+                           f"{verb} '{name}', which {where}")
+
+
+def _names_bound(facts: FileFacts) -> set[tuple[str, str]]:
+    """(scope, name) of each name a scope binds other than by an import: assigned, a
+    parameter, a def or class."""
+    out = {(b.scope, b.target) for b in facts.bindings if b.target.isidentifier()}
+    for d in facts.definitions:
+        scope, _, name = d.qualname.rpartition("::")
+        out.add((scope, name))
+        out.update((d.qualname, p.name) for p in (d.signature.params if d.signature else ()))
     return out
+
+
+def _import_in_scope(scope: str, name: str, imported: Mapping[tuple[str, str], Import],
+                     rebound: set[tuple[str, str]]) -> Import | None:
+    """The import ``name`` refers to in ``scope``, innermost scope first; None when a scope
+    on the way binds it otherwise (a parameter, a local of that name)."""
+    parts = scope.split("::") if scope else []
+    for i in range(len(parts), -1, -1):
+        inner = "::".join(parts[:i])
+        if (inner, name) in imported:
+            return imported[(inner, name)]
+        if (inner, name) in rebound:
+            return None
+    return None
+
+
+def _is_function(facts: FileFacts, qualname: str) -> bool:
+    definition = facts.definition(qualname) if qualname else None
+    return definition is not None and definition.kind in ("function", "method")
 
 
 def _module_names(facts: FileFacts) -> set[str] | None:

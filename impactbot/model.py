@@ -378,6 +378,8 @@ class FileFacts:
     # (scope, first line, last line) of each for and while statement: an assignment later in
     # its body can reach an earlier line of it, but no line before the loop
     loops: tuple[tuple[str, int, int], ...] = ()
+    # ``from __future__ import annotations``: no annotation of the file is evaluated
+    postponed_annotations: bool = False
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

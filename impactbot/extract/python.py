@@ -118,7 +118,14 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             plugins=tuple(dict.fromkeys(self.plugins)),
             lambdas=self._lambdas(),
             loops=self._loop_spans(),
+            postponed_annotations=self._postponed_annotations(),
         )
+
+    def _postponed_annotations(self) -> bool:
+        if b"__future__" not in self.data:
+            return False
+        return any(child.type == "future_import_statement" and b"annotations" in (child.text or b"")
+                   for child in self.tree.root_node.named_children)
 
     def _error(self) -> str | None:
         root = self.tree.root_node

@@ -204,6 +204,32 @@ def test_an_import_of_a_name_its_module_no_longer_binds_is_breaking(repo: RepoBu
     ]  # LIMIT is imported there now; a type-only, a guarded and a submodule import do not fail
 
 
+def test_a_read_of_a_name_its_module_no_longer_binds_is_breaking(repo: RepoBuilder) -> None:
+    lib = "TIMEOUT = 5\n\n\ndef helper(x):\n    return x\n\n\nclass Old:\n    pass\n\n\ndef kept():\n    return 3\n"
+    repo.commit({
+        "pkg/__init__.py": "", "pkg/lib.py": lib, "pkg/sub/__init__.py": "", "pkg/sub/deep.py": lib,
+        "use.py": (
+            "from pkg import lib\nimport pkg.sub.deep\n\n"
+            "HANDLERS = {'h': lib.helper}\n\n\n"
+            "def go(v: lib.Old):\n    local: lib.Old = v\n    return pkg.sub.deep.TIMEOUT, local\n\n\n"
+            "def mapped():\n    return list(map(lib.helper, [1]))\n\n\n"
+            "def shadowed(lib):\n    return lib.helper\n\n\n"
+            "def fine():\n    return lib.kept, pkg.sub.deep, pkg.sub\n"),
+        "lazy.py": "from __future__ import annotations\n\nfrom pkg import lib\n\n\n"
+                   "def f(v: lib.Old) -> lib.Old:\n    return v\n",
+        "guarded.py": "try:\n    from pkg import lib\nexcept ImportError:\n    lib = None\n\nH = lib.helper\n",
+    })
+    repo.start_branch("feature")
+    repo.commit({"pkg/lib.py": "def kept():\n    return 3\n", "pkg/sub/deep.py": "def kept():\n    return 3\n"})
+    report = diff(repo.path, "main..feature")
+    assert [(b["target"], b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/lib.py::helper", "use.py", 4, "reads 'helper', which pkg/lib.py no longer defines"),
+        ("pkg/lib.py::Old", "use.py", 7, "reads 'Old', which pkg/lib.py no longer defines"),
+        ("pkg/sub/deep.py", "use.py::go", 9, "reads 'TIMEOUT', which pkg/sub/deep.py no longer defines"),
+        ("pkg/lib.py::helper", "use.py::mapped", 13, "calls 'helper', which was removed"),
+    ]  # the local annotation never runs, nor any under `annotations`; a parameter, a guarded import
+
+
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
