@@ -799,7 +799,8 @@ class _Stale:
             if site.kind != "attribute" or not site.callee or site.callee.split(".", 1)[0] not in names:
                 continue
             where = annotations.get((site.line, site.callee))
-            if where is not None and (facts.postponed_annotations or (where == site.scope and _is_function(facts, where))):
+            never_runs = facts.postponed_annotations or (where == site.scope and _is_function(facts, where))
+            if where is not None and never_runs:
                 continue
             found = self._module_read(path, site, imported, rebound)
             if found is not None:

@@ -1870,3 +1870,13 @@ def test_a_long_callee_still_names_what_it_calls() -> None:
     source = b"def f(self):\n    r = " + long_receiver + b"stack.enter_context(Res())\n"
     found = {b.target: b.value for b in extract(source, "python").bindings}
     assert found["r"] == "Res().__enter__()"
+
+
+@pytest.mark.parametrize(("source", "postponed"), [
+    ('"""Doc."""\nfrom __future__ import annotations, division\n', True),
+    ("from __future__ import generator_stop\n", False),
+    ("import annotations\n", False),
+    ("x = '__future__ annotations'\n", False),
+])
+def test_whether_a_file_postpones_its_annotations(source: str, postponed: bool) -> None:
+    assert extract_python(source.encode()).postponed_annotations is postponed
