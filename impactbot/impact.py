@@ -694,6 +694,7 @@ def breaking_calls(
             out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, left,
                                      moved_to=c.symbol))
     out.update(_property_turns(head, base, changed, head_facts, base_facts or {}))
+    out.update(_now_async(head, base, changed, head_facts, base_facts or {}))
     # an import of a removed def whose calls are listed already says nothing more, nor
     # does a read on the line of a listed call (`@m.gone`, `map(m.gone, xs)`)
     called = {(b.file, b.target) for b in out}
@@ -738,6 +739,37 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
                 if kept.kind == "attribute" and kept.callee == site.callee and kept.scope == symbol.qualname:
                     out.add(Breaking(target, caller, symbol.path, kept.line,
                                      f"'{name}' is now a method: this reads the method, not a value"))
+    return out
+
+
+# Decorators that leave a def as it is: one that became async still gives a coroutine
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod", "override", "overload"})
+
+
+def _now_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbol, ...],
+               head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
+    """Calls that drop the value of a def that became async (``fetch(url)`` as a statement
+    of its own): calling it now only makes a coroutine, nothing awaits it, and its body
+    never runs. A def under another decorator may be wrapped back into a plain one."""
+    targets: set[str] = set()
+    for c in changed:
+        if c.change != "modified" or c.symbol.kind not in ("function", "method"):
+            continue
+        new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
+        if new is None or old is None or not new.is_async or old.is_async:
+            continue
+        if all(d.removesuffix("()").rsplit(".", 1)[-1] in _PLAIN_DECORATORS for d in new.decorators):
+            targets.add(c.symbol.id)
+    out: set[Breaking] = set()
+    for call in head.linked.calls if targets else ():
+        if call.target not in targets or call.guess or call.site.kind != "call" or not call.site.callee:
+            continue
+        name = call.target.rsplit("::", 1)[-1]
+        path = _path_of(head, call.caller)
+        facts = head_facts.get(path)
+        if facts is not None and (call.line, call.site.callee) in facts.discarded and _last(call.site.callee) == name:
+            out.add(Breaking(call.target, call.caller, path, call.line,
+                             f"'{name}' is now async: this call only makes a coroutine, which nothing awaits"))
     return out
 
 

@@ -380,6 +380,8 @@ class FileFacts:
     loops: tuple[tuple[str, int, int], ...] = ()
     # ``from __future__ import annotations``: no annotation of the file is evaluated
     postponed_annotations: bool = False
+    # (line, callee) of each call whose value is dropped (a statement of its own)
+    discarded: tuple[tuple[int, str], ...] = ()
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

@@ -90,6 +90,20 @@ class CallFacts(FileState):
             elif callee in SUBPROCESS_CALLS and (listed := node.child_by_field_id(self.e.f["arguments"])) is not None:
                 self._runs_module(node, scope, listed)
 
+    def _discarded(self) -> tuple[tuple[int, str], ...]:
+        """(line, callee) of each call standing alone as a statement: its value is dropped,
+        so a coroutine it gives is never awaited."""
+        out: list[tuple[int, str]] = []
+        statement, call, callees = self.e.expression_statement, self.e.call, self.callees
+        for node in self._caps("stmt"):
+            if node.kind_id != statement or node.named_child_count != 1:
+                continue
+            child = node.named_children[0]
+            callee = callees.get(node_key(child)) if child.kind_id == call else None
+            if callee is not None:
+                out.append((child.start_point.row + 1, callee))
+        return tuple(sorted(set(out)))
+
     def _setattr(self, node: Node, scope: str, arguments: Node, args: list[str | None]) -> None:
         """``setattr(obj, "name", value)`` stores as ``obj.name = value`` does."""
         target, value = args[0], args[2]

@@ -119,6 +119,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             lambdas=self._lambdas(),
             loops=self._loop_spans(),
             postponed_annotations=self._postponed_annotations(),
+            discarded=self._discarded(),
         )
 
     def _postponed_annotations(self) -> bool:

@@ -1979,6 +1979,57 @@ def test_a_method_turned_property_and_a_property_turned_method_break_their_old_u
     ]
 
 
+STORE = """\
+def fetch(x):
+    return x
+
+
+class Store:
+    def save(self):
+        return 1
+
+    @staticmethod
+    def flush():
+        return 2
+
+
+def wrapped(x):
+    return x
+"""
+
+STORE_USES = """\
+import asyncio
+
+from store import Store, fetch, wrapped
+
+
+def sync_caller(store: Store):
+    fetch(1)
+    value = fetch(2)
+    store.save()
+    Store.flush()
+    wrapped(3)
+    asyncio.run(fetch(4))
+    return value
+"""
+
+
+def test_a_call_that_drops_the_value_of_a_def_turned_async_is_breaking(repo: RepoBuilder) -> None:
+    repo.commit({"store.py": STORE, "uses.py": STORE_USES})
+    repo.start_branch("feature")
+    turned = STORE.replace("def fetch", "async def fetch").replace("def save", "async def save") \
+        .replace("def flush", "async def flush").replace("def wrapped", "@to_sync\nasync def wrapped")
+    repo.commit({"store.py": turned})
+    report = diff(repo.path, "main..feature")
+    now_async = "is now async: this call only makes a coroutine, which nothing awaits"
+    # a value kept may be awaited later, one passed on may be run; a decorator may wrap it back
+    assert [(b["caller"], b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("uses.py::sync_caller", "store.py::fetch", 7, f"'fetch' {now_async}"),
+        ("uses.py::sync_caller", "store.py::Store::save", 9, f"'save' {now_async}"),
+        ("uses.py::sync_caller", "store.py::Store::flush", 10, f"'flush' {now_async}"),
+    ]
+
+
 def test_a_path_git_stores_in_bytes_that_are_not_utf8_is_read_and_shown_escaped(repo: RepoBuilder) -> None:
     """Git paths are bytes; one in Latin-1 comes back with a lone surrogate, which no
     UTF-8 output can hold: the report shows its escape, every format, no crash."""

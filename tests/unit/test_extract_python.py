@@ -1880,3 +1880,16 @@ def test_a_long_callee_still_names_what_it_calls() -> None:
 ])
 def test_whether_a_file_postpones_its_annotations(source: str, postponed: bool) -> None:
     assert extract_python(source.encode()).postponed_annotations is postponed
+
+
+def test_calls_whose_value_is_dropped_are_listed_with_their_callee() -> None:
+    source = textwrap.dedent("""\
+        def run(store):
+            store.save()
+            kept = store.load()
+            print(store.load())
+            await store.flush()
+            make()(1)
+            return store.close()
+        """)
+    assert extract_python(source.encode()).discarded == ((2, "store.save"), (4, "print"), (6, "make()"))
