@@ -39,6 +39,7 @@ from impactbot.model import (
     ResolvedCall,
     Signature,
     Symbol,
+    symbol_id,
 )
 
 # Edge kinds along which a change travels from target to source. `reads` joins a
@@ -702,6 +703,7 @@ def breaking_calls(
     imports, reads = _stale_names(base, changed, head_facts, base_facts or {})
     out.update(b for b in imports if (b.file, b.target) not in called)
     out.update(b for b in reads if (b.file, b.line, b.target) not in lines)
+    out.update(_stale_modules(changed, head_facts, base_facts or {}))
     kept = (b for b in out if not _expected_to_fail(b, head_facts))
     return tuple(sorted(kept, key=lambda b: (b.file, b.line, b.caller, b.target)))
 
@@ -716,7 +718,11 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
         if c.change != "modified" or c.symbol.kind != "method":
             continue
         new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
-        if new is not None and old is not None and _is_property(new) != _is_property(old):
+        if new is None or old is None or _is_property(new) == _is_property(old):
+            continue
+        # a method under a decorator of its own may still be read as a value: a descriptor
+        # (`@util.non_memoized_property`) in place of `@property`
+        if _is_property(new) or _plain(new):
             now[c.symbol.id] = "property" if _is_property(new) else "method"
     if not now:
         return set()
@@ -742,7 +748,8 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
     return out
 
 
-# Decorators that leave a def as it is: one that became async still gives a coroutine
+# Decorators that leave a def as it is (one that became async still gives a coroutine;
+# one that stopped being a property is read as a bound method)
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod", "override", "overload"})
 
 
@@ -758,7 +765,7 @@ def _now_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbo
         new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
         if new is None or old is None or not new.is_async or old.is_async:
             continue
-        if all(d.removesuffix("()").rsplit(".", 1)[-1] in _PLAIN_DECORATORS for d in new.decorators):
+        if _plain(new):
             targets.add(c.symbol.id)
     out: set[Breaking] = set()
     for call in head.linked.calls if targets else ():
@@ -771,6 +778,61 @@ def _now_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbo
             out.add(Breaking(call.target, call.caller, path, call.line,
                              f"'{name}' is now async: this call only makes a coroutine, which nothing awaits"))
     return out
+
+
+def _stale_modules(changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
+                   base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
+    """Unguarded imports of a module that no longer exists (its file deleted or moved
+    away): importing the importer now fails. A package that lost only its
+    ``__init__.py`` still imports, as a namespace package."""
+    deleted = base_facts.keys() - head_facts.keys()
+    if not deleted:
+        return set()
+    before, now = ModuleIndex.build(base_facts), ModuleIndex.build(head_facts)
+    gone: dict[str, str] = {}  # module name -> its path in base
+    for name, paths in before.by_name.items():
+        for old in paths:
+            if old in deleted and name not in now.by_name and not _still_a_namespace(old, now):
+                gone[name] = old
+    if not gone:
+        return set()
+    moved = {c.old_id: c.symbol.path for c in changed
+             if c.change == "renamed" and c.symbol.kind == "module" and c.old_id}
+    out: set[Breaking] = set()
+    for path, facts in head_facts.items():
+        for imp in facts.imports:
+            found = None if imp.type_only or imp.conditional else _gone_module(path, imp, gone, now, head_facts)
+            if found is None:
+                continue
+            old = gone[found]
+            where = f"was moved to {moved[old]}" if old in moved else "no longer exists"
+            caller = path if not imp.scope else f"{path}::{imp.scope}"
+            out.add(Breaking(old, caller, path, imp.line, f"imports '{found}', which {where}"))
+    return out
+
+
+def _still_a_namespace(old: str, now: ModuleIndex) -> bool:
+    directory = old.rpartition("/")[0]
+    return old.endswith(("/__init__.py", "/__init__.pyi")) and any(p.startswith(directory + "/") for p in now.name_of)
+
+
+def _gone_module(path: str, imp: Import, gone: Mapping[str, str], now: ModuleIndex,
+                 head_facts: Mapping[str, FileFacts]) -> str | None:
+    """The gone module an import asks for: the one it names, or the submodule
+    ``from pkg import old`` takes when pkg binds no such name itself."""
+    module = now.absolute(path, imp.module, imp.level)
+    if module is None:
+        return None
+    if module in gone:
+        return module
+    sub = f"{module}.{imp.name}" if imp.name not in (None, "*") else None
+    if sub is None or sub not in gone:
+        return None
+    for init in now.paths(module, path):
+        names = _module_names(head_facts[init]) if init in head_facts else set()
+        if names is None or imp.name in names:
+            return None  # the package binds that name (or may: a star import, a __getattr__)
+    return sub
 
 
 def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
@@ -822,11 +884,10 @@ class _Stale:
         """``m.NAME`` read (not called: calls are checked as calls) where ``m`` is a module
         imported unguarded that no longer binds NAME. An annotation that never runs (of a
         local variable, or any under ``from __future__ import annotations``) is not read."""
-        imported = {(i.scope, i.bound_name): i for i in facts.imports if not (i.type_only or i.conditional)}
+        imported, rebound = _module_scope(facts)
         names = {name for _, name in imported}
         annotations = {(b.line, b.value.removesuffix("()")): b.scope for b in facts.bindings
                        if b.kind == "annotation" and b.value}
-        rebound = _names_bound(facts)
         for site in facts.calls:
             if site.kind != "attribute" or not site.callee or site.callee.split(".", 1)[0] not in names:
                 continue
@@ -834,37 +895,10 @@ class _Stale:
             never_runs = facts.postponed_annotations or (where == site.scope and _is_function(facts, where))
             if where is not None and never_runs:
                 continue
-            found = self._module_read(path, site, imported, rebound)
+            found = _module_read(self.modules, path, site, imported, rebound)
             if found is not None:
                 caller = path if not site.scope else f"{path}::{site.scope}"
                 yield from self._breaking(*found, path, caller, site.line, "reads")
-
-    def _module_read(self, path: str, site: CallSite, imported: Mapping[tuple[str, str], Import],
-                     rebound: set[tuple[str, str]]) -> tuple[str, str] | None:
-        """(module, name) when the site reads a name of a repository module: the first
-        part of its expr an import's name in scope, then submodules, then the name."""
-        parts = (site.callee or "").split(".")
-        if len(parts) < 2 or not all(p.isidentifier() for p in parts):
-            return None
-        imp = _import_in_scope(site.scope, parts[0], imported, rebound)
-        if imp is None:
-            return None
-        if imp.name is not None:
-            base = self.modules.absolute(path, imp.module, imp.level)
-            module = None if base is None else f"{base}.{imp.name}"
-            rest = parts[1:]
-        elif imp.alias or (site.callee or "").startswith(imp.module + "."):
-            # `import a.b as m` reads m.NAME, `import a.b` reads a.b.NAME: module a.b
-            module, rest = imp.module, parts[1 if imp.alias else imp.module.count(".") + 1:]
-        else:
-            module, rest = parts[0], parts[1:]
-        if module is None or not rest:
-            return None
-        while len(rest) > 1 and self.modules.is_module(f"{module}.{rest[0]}"):
-            module, rest = f"{module}.{rest[0]}", rest[1:]
-        if not self.modules.is_module(module) or self.modules.is_module(f"{module}.{rest[0]}"):
-            return None  # not a module of the repository, or a submodule read
-        return module, rest[0]
 
     def _breaking(self, module: str, name: str, path: str, caller: str, line: int, verb: str) -> Iterator[Breaking]:
         for source in self.modules.paths(module, path):
@@ -874,6 +908,41 @@ class _Stale:
             where = f"was moved to {self.moved[target]}" if target in self.moved else f"{source} no longer defines"
             yield Breaking(target if target in self.base.symbols else source, caller, path, line,
                            f"{verb} '{name}', which {where}")
+
+
+def _module_read(modules: ModuleIndex, path: str, site: CallSite, imported: Mapping[tuple[str, str], Import],
+             rebound: set[tuple[str, str]]) -> tuple[str, str] | None:
+    """(module, name) when the site reads a name of a repository module: the first
+    part of its expr an import's name in scope, then submodules, then the name."""
+    parts = (site.callee or "").split(".")
+    if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+        return None
+    imp = _import_in_scope(site.scope, parts[0], imported, rebound)
+    if imp is None:
+        return None
+    if imp.name is not None:
+        base = modules.absolute(path, imp.module, imp.level)
+        module = None if base is None else f"{base}.{imp.name}"
+        rest = parts[1:]
+    elif imp.alias or (site.callee or "").startswith(imp.module + "."):
+        # `import a.b as m` reads m.NAME, `import a.b` reads a.b.NAME: module a.b
+        module, rest = imp.module, parts[1 if imp.alias else imp.module.count(".") + 1:]
+    else:
+        module, rest = parts[0], parts[1:]
+    if module is None or not rest:
+        return None
+    while len(rest) > 1 and modules.is_module(f"{module}.{rest[0]}"):
+        module, rest = f"{module}.{rest[0]}", rest[1:]
+    if not modules.is_module(module) or modules.is_module(f"{module}.{rest[0]}"):
+        return None  # not a module of the repository, or a submodule read
+    return module, rest[0]
+
+
+def _module_scope(facts: FileFacts) -> tuple[dict[tuple[str, str], Import], set[tuple[str, str]]]:
+    """The unguarded imports of a file by (scope, name bound), and the (scope, name) it
+    binds otherwise: what :func:`_module_read` looks names up in."""
+    imported = {(i.scope, i.bound_name): i for i in facts.imports if not (i.type_only or i.conditional)}
+    return imported, _names_bound(facts)
 
 
 def _names_bound(facts: FileFacts) -> set[tuple[str, str]]:
@@ -910,7 +979,7 @@ def _module_names(facts: FileFacts) -> set[str] | None:
     """The names a module binds at its top level; None when it may bind names no fact
     shows (a star import, a module ``__getattr__``, writes through ``globals()``)."""
     names = {d.qualname for d in facts.definitions if "::" not in d.qualname}
-    if "__getattr__" in names or any(site.callee == "globals" for site in facts.calls):
+    if any(site.callee == "globals" for site in facts.calls):
         return None
     for imp in facts.imports:
         if imp.scope == "" and imp.name == "*":
@@ -920,7 +989,8 @@ def _module_names(facts: FileFacts) -> set[str] | None:
     for b in facts.bindings:
         if b.kind == "global" or (b.scope == "" and b.target.isidentifier()):
             names.add(b.target)
-    return names
+    # a module __getattr__, defined or assigned (`__getattr__ = getattr_migration(__name__)`)
+    return None if "__getattr__" in names else names
 
 
 def _sites_reaching(graph: SymbolGraph, facts: Mapping[str, FileFacts], target: str,
@@ -943,6 +1013,11 @@ def _sites_reaching(graph: SymbolGraph, facts: Mapping[str, FileFacts], target: 
 def _definition_of(symbol: Symbol | None, facts: Mapping[str, FileFacts]) -> Definition | None:
     found = facts.get(symbol.path) if symbol is not None else None
     return found.definition(symbol.qualname) if found is not None and symbol is not None else None
+
+
+def _plain(definition: Definition) -> bool:
+    """No decorator but those that leave the def a def (no wrapper, no descriptor)."""
+    return all(d.removesuffix("()").rsplit(".", 1)[-1] in _PLAIN_DECORATORS for d in definition.decorators)
 
 
 def _is_property(definition: Definition) -> bool:
@@ -1110,8 +1185,13 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
         # is another function, not the old call left behind
         written = callees.get((caller, removed.id))
         facts = head_facts.get(sym.path)
-        for site in facts.calls if facts else ():
-            if site.scope != sym.qualname or not site.callee or _last(site.callee) != name:
+        sites = [site for site in (facts.calls if facts else ())
+                 if site.scope == sym.qualname and site.callee and _last(site.callee) == name]
+        # the read of a name that is called or applied there (`@util.memoized_property`)
+        # is the call's own expr: the call says whether it still resolves
+        called = {(site.line, site.callee) for site in sites if site.kind != "attribute"}
+        for site in sites:
+            if site.kind == "attribute" and (site.line, site.callee) in called:
                 continue
             if not left.stale(site, sym, removed):
                 continue
@@ -1123,8 +1203,12 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
 def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
     """A removed method or property whose class, in head, still binds the name another
     way: in its body (``validator: SchemaValidator``) or on its instances
-    (``self.validator = ...``). Reading or calling it reaches that."""
+    (``self.validator = ...``); a removed module-level def whose module still binds the
+    name (``OrderedDict = dict``, an import). Reading or calling it reaches that."""
     owner, _, name = removed.qualname.rpartition("::")
+    if not owner and removed.path in head_facts:  # `OrderedDict = dict` in place of `class OrderedDict`
+        names = _module_names(head_facts[removed.path])
+        return names is None or name in names
     cls = head.symbols.get(f"{removed.path}::{owner}") if owner else None
     facts = head_facts.get(removed.path) if cls is not None and cls.kind == "class" else None
     if facts is None:
@@ -1145,11 +1229,20 @@ class _LeftBehind:
     undefined: set[tuple[str, str, int]]  # (caller, callee, line) naming nothing in scope
     facts: Mapping[str, FileFacts] = field(default_factory=dict)  # head's, by path
     modules: ModuleIndex | None = None  # head's
+    decorated: set[tuple[str, int]] = field(default_factory=set)  # (caller, line) of decorators that resolve
+    # path -> its imports and other names by scope, read once per file
+    scopes: dict[str, tuple[dict[tuple[str, str], Import], set[tuple[str, str]]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> _LeftBehind:
+        # decorators are not kept as calls (nothing checks their arguments); one stands
+        # alone on its line, so an edge from that line is its own
+        lines = {(e.source, line) for e in head.linked.edges
+                 if e.kind == "calls" and e.confidence != "name_match" for line in e.lines}
+        decorated = {(symbol_id(path, site.scope), site.line) for path, found in facts.items()
+                     for site in found.calls if site.kind == "decorator"}
         return cls({(c.caller, c.site) for c in head.linked.calls}, set(head.linked.dangling), facts,
-                   ModuleIndex.build(facts))
+                   ModuleIndex.build(facts), decorated & lines)
 
     def stale(self, site: CallSite, caller: Symbol, removed: Symbol) -> bool:
         """Whether the site still calls the removed def: it resolves to nothing in head.
@@ -1161,9 +1254,31 @@ class _LeftBehind:
         """
         if (caller.id, site) in self.resolved or self._imported_from_outside(site, caller):
             return False
+        if site.kind == "decorator" and (caller.id, site.line) in self.decorated:
+            return False
+        if self._module_still_binds(site, caller):
+            return False
         if caller.path == removed.path and site.callee and "." not in site.callee:
             return (caller.id, site.callee, site.line) in self.undefined
         return True
+
+    def _module_still_binds(self, site: CallSite, caller: Symbol) -> bool:
+        """The site reads the name through a module of the repository that, in head,
+        still binds it (re-exported from where it went: ``util.immutabledict``)."""
+        facts = self.facts.get(caller.path)
+        if facts is None or self.modules is None or not site.callee or "." not in site.callee:
+            return False
+        if caller.path not in self.scopes:
+            self.scopes[caller.path] = _module_scope(facts)
+        found = _module_read(self.modules, caller.path, site, *self.scopes[caller.path])
+        if found is None or not site.callee.endswith("." + found[1]):
+            return False
+        module, name = found
+        for path in self.modules.paths(module, caller.path):
+            names = _module_names(self.facts[path]) if path in self.facts else set()
+            if names is None or name in names:
+                return True
+        return False
 
     def _imported_from_outside(self, site: CallSite, caller: Symbol) -> bool:
         """The site's first name is imported, in head, from outside the repository

@@ -134,9 +134,33 @@ def test_moved_file_with_a_stale_importer_breaks_it(shop: RepoBuilder) -> None:
     shop.commit({"pkg/util.py": None, "pkg/tools.py": UTIL})  # pkg/a.py still imports pkg.util
     report = diff(shop.path, "main..feature")
     assert [(b["target"], b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
-        ("pkg/util.py::helper", "pkg/a.py::a", 5, "calls 'helper', which was moved to pkg/tools.py")
+        ("pkg/util.py", "pkg/a.py", 1, "imports 'pkg.util', which was moved to pkg/tools.py"),
+        ("pkg/util.py::helper", "pkg/a.py::a", 5, "calls 'helper', which was moved to pkg/tools.py"),
     ]
     assert impacted(report)["pkg/a.py::a"] == 1
+
+
+def test_an_import_of_a_module_that_no_longer_exists_is_breaking(repo: RepoBuilder) -> None:
+    repo.commit({
+        "pkg/__init__.py": "", "pkg/old.py": "X = 1\n", "pkg/kept.py": "X = 2\n",
+        "ns/__init__.py": "", "ns/mod.py": "X = 3\n", "named/__init__.py": "", "named/gone.py": "X = 4\n",
+        "use.py": "import pkg.old\nfrom pkg import old as o\nfrom pkg.old import X\nimport ns.mod\n"
+                  "from named import gone\nimport pkg.kept\n",
+        "pkg/inner.py": "from . import old\n\n\ndef late():\n    from .old import X\n    return X\n",
+        "safe.py": "try:\n    import pkg.old\nexcept ImportError:\n    pass\n",
+    })
+    repo.start_branch("feature")
+    # ns is a namespace package now; named binds `gone` itself
+    repo.commit({"pkg/old.py": None, "ns/__init__.py": None, "named/gone.py": None,
+                 "named/__init__.py": "gone = None\n"})
+    report = diff(repo.path, "main..feature")
+    assert [(b["target"], b["caller"], b["file"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/old.py", "pkg/inner.py", "pkg/inner.py", 1, "imports 'pkg.old', which no longer exists"),
+        ("pkg/old.py", "pkg/inner.py::late", "pkg/inner.py", 5, "imports 'pkg.old', which no longer exists"),
+        ("pkg/old.py", "use.py", "use.py", 1, "imports 'pkg.old', which no longer exists"),
+        ("pkg/old.py", "use.py", "use.py", 2, "imports 'pkg.old', which no longer exists"),
+        ("pkg/old.py", "use.py", "use.py", 3, "imports 'pkg.old', which no longer exists"),
+    ]
 
 
 def test_function_moved_to_another_file_is_one_rename(shop: RepoBuilder) -> None:
@@ -228,6 +252,36 @@ def test_a_read_of_a_name_its_module_no_longer_binds_is_breaking(repo: RepoBuild
         ("pkg/sub/deep.py", "use.py::go", 9, "reads 'TIMEOUT', which pkg/sub/deep.py no longer defines"),
         ("pkg/lib.py::helper", "use.py::mapped", 13, "calls 'helper', which was removed"),
     ]  # the local annotation never runs, nor any under `annotations`; a parameter, a guarded import
+
+
+def test_a_name_its_module_still_binds_another_way_is_not_breaking(repo: RepoBuilder) -> None:
+    """The class gone, the name kept: an alias (`memoized_property = _memoized`, the
+    decorator applied through the package), a builtin in its place (`OrderedDict =
+    dict`), a module __getattr__ assigned; a property turned into a descriptor of the
+    project's own is still read as a value."""
+    helpers = ("class memoized_property:\n    def __init__(self, fget):\n        self.fget = fget\n\n\n"
+               "class OrderedDict(dict):\n    pass\n")
+    box = "class Box:\n    @property\n    def size(self):\n        return 1\n"
+    repo.commit({
+        "pkg/__init__.py": "", "pkg/util/__init__.py": "from .helpers import OrderedDict, memoized_property\n",
+        "pkg/util/helpers.py": helpers, "pkg/legacy.py": "def old():\n    return 1\n",
+        "pkg/box.py": box,
+        "use.py": ("from pkg import util, legacy\nfrom pkg.box import Box\n\n\nclass Model:\n"
+                   "    @util.memoized_property\n    def total(self):\n        return util.OrderedDict()\n\n\n"
+                   "def run(box: Box):\n    return legacy.old(), box.size + 1\n"),
+    })
+    repo.start_branch("feature")
+    repo.commit({
+        "pkg/util/helpers.py": ("class _memoized:\n    def __init__(self, fget):\n        self.fget = fget\n\n"
+                                "    def __get__(self, obj, cls):\n        return self.fget(obj)\n\n\n"
+                                "memoized_property = _memoized\nOrderedDict = dict\n"),
+        "pkg/legacy.py": "def _moved(name):\n    return None\n\n\n__getattr__ = _moved\n",
+        "pkg/box.py": box.replace("    @property", "    @_memoized").replace("class Box", "from pkg.util.helpers "
+                                                                            "import _memoized\n\n\nclass Box"),
+    })
+    report = diff(repo.path, "main..feature")
+    assert report["breaking"] == []
+    assert {c["id"]: c["change"] for c in report["changed"]}["pkg/util/helpers.py::memoized_property"] == "removed"
 
 
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
