@@ -1193,11 +1193,38 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
         for site in sites:
             if site.kind == "attribute" and (site.line, site.callee) in called:
                 continue
+            if _own_class_binds(head, head_facts, sym, site.callee or "", name):
+                continue
             if not left.stale(site, sym, removed):
                 continue
             if written is None or site.callee in written:
                 gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
                 yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
+
+
+def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], caller: Symbol, callee: str,
+                     name: str) -> bool:
+    """``self.NAME`` in a method whose class, or one of its bases, binds NAME in head
+    in its body or on its instances (``_label_style: Style = NONE`` in place of a
+    property elsewhere): the read reaches that."""
+    if callee not in (f"self.{name}", f"cls.{name}") or caller.kind != "method":
+        return False
+    start = f"{caller.path}::{caller.qualname.rpartition('::')[0]}"
+    seen, todo = {start}, [start]
+    while todo:
+        cls = head.symbols.get(todo.pop())
+        facts = head_facts.get(cls.path) if cls is not None and cls.kind == "class" else None
+        if cls is None or facts is None:
+            continue
+        inside = cls.qualname + "::"
+        if any((b.scope == cls.qualname and b.target == name)
+               or (b.scope.startswith(inside) and b.target == f"self.{name}") for b in facts.bindings):
+            return True
+        for base in head.bases(cls.id):
+            if base not in seen:
+                seen.add(base)
+                todo.append(base)
+    return False
 
 
 def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:

@@ -284,6 +284,23 @@ def test_a_name_its_module_still_binds_another_way_is_not_breaking(repo: RepoBui
     assert {c["id"]: c["change"] for c in report["changed"]}["pkg/util/helpers.py::memoized_property"] == "removed"
 
 
+def test_a_removed_property_whose_reader_class_binds_the_name_is_not_breaking(repo: RepoBuilder) -> None:
+    shapes = ("class Base:\n    def styled(self):\n        return self.style\n\n\n"
+              "class Grouping(Base):\n    @property\n    def style(self):\n        return 1\n\n\n"
+              "class Lone:\n    def styled(self):\n        return self.style\n\n\n"
+              "class LoneGrouping(Lone):\n    @property\n    def style(self):\n        return 1\n")
+    repo.commit({"shapes.py": shapes})
+    repo.start_branch("feature")
+    # both properties go; Base gains the attribute, so its method reads that, Lone's reads nothing
+    turned = shapes.replace("    @property\n    def style(self):\n        return 1\n", "    pass\n") \
+        .replace("class Base:\n", "class Base:\n    style: int = 0\n\n")
+    repo.commit({"shapes.py": turned})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("shapes.py::Lone::styled", "shapes.py::LoneGrouping::style", "calls 'style', which was removed"),
+    ]
+
+
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
