@@ -696,6 +696,7 @@ def breaking_calls(
                                      moved_to=c.symbol))
     out.update(_property_turns(head, base, changed, head_facts, base_facts or {}))
     out.update(_now_async(head, base, changed, head_facts, base_facts or {}))
+    out.update(_no_longer_async(head, base, changed, head_facts, base_facts or {}))
     # an import of a removed def whose calls are listed already says nothing more, nor
     # does a read on the line of a listed call (`@m.gone`, `map(m.gone, xs)`)
     called = {(b.file, b.target) for b in out}
@@ -778,6 +779,58 @@ def _now_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbo
             out.add(Breaking(call.target, call.caller, path, call.line,
                              f"'{name}' is now async: this call only makes a coroutine, which nothing awaits"))
     return out
+
+
+# Return annotations of values no `await` takes
+_NOT_AWAITABLE = frozenset({
+    "None", "int", "float", "complex", "str", "bytes", "bytearray", "bool", "list", "dict", "set", "frozenset",
+    "tuple", "List", "Dict", "Set", "FrozenSet", "Tuple", "Iterator", "Generator", "Iterable", "Sequence",
+    "Mapping",
+})
+
+
+def _no_longer_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbol, ...],
+                     head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
+    """``await load()`` where ``load`` stopped being async and gives what cannot be
+    awaited: nothing (no ``return`` of a value), or a value annotated as no awaitable
+    (``-> int``). One that may still return a coroutine (``return fetch()``, unannotated)
+    is left alone, as is a call that may reach an override still async."""
+    targets: dict[str, str] = {}
+    for c in changed:
+        if c.change != "modified" or c.symbol.kind not in ("function", "method"):
+            continue
+        new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
+        if new is None or old is None or new.is_async or not old.is_async or not _plain(new):
+            continue
+        if _gives_no_awaitable(new, head_facts.get(c.symbol.path)):
+            targets[c.symbol.id] = c.symbol.qualname.rsplit("::", 1)[-1]
+    if not targets:
+        return set()
+    reached: dict[tuple[str, int, CallSite], set[str]] = defaultdict(set)
+    for call in head.linked.calls:
+        reached[(call.caller, call.line, call.site)].add(call.target)
+    out: set[Breaking] = set()
+    for (caller, line, site), found in reached.items():
+        if len(found) != 1 or not found & targets.keys() or not site.callee:
+            continue
+        target = next(iter(found))
+        path = _path_of(head, caller)
+        facts = head_facts.get(path)
+        if facts is not None and (line, site.callee) in facts.awaited and _last(site.callee) == targets[target]:
+            out.add(Breaking(target, caller, path, line,
+                             f"'{targets[target]}' is no longer async: awaiting what it returns fails"))
+    return out
+
+
+def _gives_no_awaitable(definition: Definition, facts: FileFacts | None) -> bool:
+    """What the def gives cannot be awaited: annotated as a builtin value (``-> int``,
+    ``-> None``, ``-> list[str]``), or unannotated with no ``return`` of a value."""
+    returns = definition.signature.returns if definition.signature else None
+    if returns is not None:
+        return returns.split("[", 1)[0].rsplit(".", 1)[-1] in _NOT_AWAITABLE
+    if facts is None:
+        return False
+    return not any(b.scope == definition.qualname and b.kind == "return" and b.value for b in facts.bindings)
 
 
 def _stale_modules(changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],

@@ -382,6 +382,7 @@ class FileFacts:
     postponed_annotations: bool = False
     # (line, callee) of each call whose value is dropped (a statement of its own)
     discarded: tuple[tuple[int, str], ...] = ()
+    awaited: tuple[tuple[int, str], ...] = ()  # (line, callee) of each call whose value is awaited
 
     def definition(self, qualname: str) -> Definition | None:
         for d in self.definitions:

@@ -54,6 +54,11 @@ SUBPROCESS_CALLS = frozenset({
     "asyncio.create_subprocess_exec", "check_call", "check_output", "Popen", "create_subprocess_exec",
 })
 _NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789.")
+
+
+def _identifier_byte(byte: int) -> bool:
+    return byte in _IDENTIFIER_BYTES
 _LITERAL_NAMES = frozenset({"True", "False", "None"})
 
 
@@ -102,6 +107,25 @@ class CallFacts(FileState):
             callee = callees.get(node_key(child)) if child.kind_id == call else None
             if callee is not None:
                 out.append((child.start_point.row + 1, callee))
+        return tuple(sorted(set(out)))
+
+    def _awaited(self) -> tuple[tuple[int, str], ...]:
+        """(line, callee) of each call whose value is awaited (``await store.load()``)."""
+        data = self.data
+        if b"await" not in data:
+            return ()
+        out: list[tuple[int, str]] = []
+        callees = self.callees
+        for node in self._caps("call"):
+            start = node.start_byte
+            end = start
+            while end > 0 and data[end - 1] in b" \t\\\r\n(":
+                end -= 1
+            if data[end - 5:end] != b"await" or (end > 5 and _identifier_byte(data[end - 6])):
+                continue
+            callee = callees.get(node_key(node))
+            if callee is not None:
+                out.append((node.start_point.row + 1, callee))
         return tuple(sorted(set(out)))
 
     def _setattr(self, node: Node, scope: str, arguments: Node, args: list[str | None]) -> None:

@@ -120,6 +120,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
             loops=self._loop_spans(),
             postponed_annotations=self._postponed_annotations(),
             discarded=self._discarded(),
+            awaited=self._awaited(),
         )
 
     def _postponed_annotations(self) -> bool:

@@ -2101,6 +2101,25 @@ def test_a_call_that_drops_the_value_of_a_def_turned_async_is_breaking(repo: Rep
     ]
 
 
+def test_awaiting_a_def_no_longer_async_that_gives_no_awaitable_is_breaking(repo: RepoBuilder) -> None:
+    store = ("async def load(x):\n    return x\n\n\nasync def save(x) -> int:\n    return x\n\n\n"
+             "async def relay(x):\n    return x\n\n\nasync def ping():\n    pass\n")
+    repo.commit({"store.py": store, "uses.py": (
+        "from store import load, ping, relay, save\n\n\nasync def caller():\n    await ping()\n"
+        "    return await load(1), await save(2), await relay(3)\n")})
+    repo.start_branch("feature")
+    # relay may hand back a coroutine of another def: awaiting that still works
+    repo.commit({"store.py": ("def load(x):\n    print(x)\n\n\ndef save(x) -> int:\n    return x\n\n\n"
+                              "def relay(x):\n    return other(x)\n\n\ndef ping():\n    pass\n")})
+    report = diff(repo.path, "main..feature")
+    fails = "is no longer async: awaiting what it returns fails"
+    assert [(b["caller"], b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("uses.py::caller", "store.py::ping", 5, f"'ping' {fails}"),
+        ("uses.py::caller", "store.py::load", 6, f"'load' {fails}"),
+        ("uses.py::caller", "store.py::save", 6, f"'save' {fails}"),
+    ]
+
+
 def test_a_path_git_stores_in_bytes_that_are_not_utf8_is_read_and_shown_escaped(repo: RepoBuilder) -> None:
     """Git paths are bytes; one in Latin-1 comes back with a lone surrogate, which no
     UTF-8 output can hold: the report shows its escape, every format, no crash."""

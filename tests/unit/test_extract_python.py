@@ -1893,3 +1893,16 @@ def test_calls_whose_value_is_dropped_are_listed_with_their_callee() -> None:
             return store.close()
         """)
     assert extract_python(source.encode()).discarded == ((2, "store.save"), (4, "print"), (6, "make()"))
+
+
+def test_calls_whose_value_is_awaited_are_listed_with_their_callee() -> None:
+    source = textwrap.dedent("""\
+        async def run(store):
+            await store.save()
+            kept = await (store.load(1))
+            later = store.load(2)
+            nested = await gather(fetch())
+            return [await item() for item in store], unawait(3)
+        """)
+    assert extract_python(source.encode()).awaited == ((2, "store.save"), (3, "store.load"), (5, "gather"),
+                                                       (6, "item"))
