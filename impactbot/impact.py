@@ -665,7 +665,8 @@ def breaking_calls(
     changed = tuple(changed)
     out: set[Breaking] = set()
     by_target = {c.symbol.id: c for c in changed if c.signature_changed and c.change != "removed"}
-    by_target = {i: c for i, c in by_target.items() if _takes_call_arguments(c.symbol, head, head_facts)}
+    by_target = {i: c for i, c in by_target.items() if _takes_call_arguments(c.symbol, head, head_facts)
+                 and not _declared_by_interface(c.symbol, head, head_facts)}
     if by_target:
         alternatives = _alternatives(head)
         for call in head.linked.calls:
@@ -1199,6 +1200,35 @@ def _takes_call_arguments(target: Symbol, head: SymbolGraph, head_facts: Mapping
     return any(head.forwards(wrapper, target.id) for wrapper, _ in head.callers(target.id))
 
 
+def _declared_by_interface(target: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
+    """A method of a zope.interface ``Interface`` (``def requestAvatarId(credentials):``,
+    no ``self``): a declaration, whose calls run the classes that implement it."""
+    if target.kind != "method":
+        return False
+    start = f"{target.path}::{target.qualname.rpartition('::')[0]}"
+    seen, todo = {start}, [start]
+    while todo:
+        cls = head.symbols.get(todo.pop())
+        definition = _definition_of(cls, head_facts)
+        if definition is None:
+            continue
+        if any(base.rsplit(".", 1)[-1] == "Interface" and _from_zope(base, cls, head_facts)
+               for base in definition.bases):
+            return True
+        for base in head.bases(cls.id if cls is not None else ""):
+            if base not in seen:
+                seen.add(base)
+                todo.append(base)
+    return False
+
+
+def _from_zope(base: str, cls: Symbol | None, head_facts: Mapping[str, FileFacts]) -> bool:
+    facts = head_facts.get(cls.path) if cls is not None else None
+    first = base.split(".", 1)[0]
+    return facts is not None and any(imp.bound_name == first and imp.module.startswith("zope")
+                                     for imp in facts.imports)
+
+
 MAX_REEXPORTS = 5  # modules a name is followed through when telling where it comes from
 
 # Calling a class runs __new__ and __init__, calling an instance runs __call__:
@@ -1248,6 +1278,9 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 continue
             if _own_class_binds(head, head_facts, sym, site.callee or "", name):
                 continue
+            if conf == "resolved" and class_gone and owner is not None \
+                    and _receiver(site.callee or "") != owner.qualname.rsplit("::", 1)[-1]:
+                continue  # `obj.m()` where no object of the gone class is made: obj holds another
             if not left.stale(site, sym, removed):
                 continue
             if written is None or site.callee in written:
@@ -1362,14 +1395,22 @@ class _LeftBehind:
 
     def _imported_from_outside(self, site: CallSite, caller: Symbol) -> bool:
         """The site's first name is imported, in head, from outside the repository
-        (``from typing_extensions import get_origin`` in place of the project's own)."""
+        (``from typing_extensions import get_origin`` in place of the project's own), or
+        bound to what such a name holds, here or in a module it reads the name from."""
         facts = self.facts.get(caller.path)
         if facts is None or self.modules is None or not site.callee:
             return False
         first = parse_expr(site.callee)[0]
         parts = caller.qualname.split("::")
         scopes = {"", *("::".join(parts[: i + 1]) for i in range(len(parts)))}
-        return self._outside(first, caller.path, scopes, 0)
+        if self._outside(first, caller.path, scopes, 0):
+            return True
+        # through a module of the repository: `keys.Key.generate()` where keys binds Key so
+        if caller.path not in self.scopes:
+            self.scopes[caller.path] = _module_scope(facts)
+        found = _module_read(self.modules, caller.path, site, *self.scopes[caller.path])
+        return found is not None and any(
+            self._outside(found[1], p, {""}, 1) for p in self.modules.paths(found[0], caller.path))
 
     def _outside(self, name: str, path: str, scopes: set[str], depth: int) -> bool:
         """Whether ``name``, in these scopes of ``path``, is imported from outside the
@@ -1394,6 +1435,11 @@ class _LeftBehind:
             if any(d.qualname == imp.name for p in found if p in self.facts for d in self.facts[p].definitions):
                 return False  # defined there
             return any(self._outside(imp.name, p, {""}, depth + 1) for p in found)
+        # a name bound, once, to what another name holds: `Key = ed25519.Key`
+        values = {b.value for b in facts.bindings if b.scope in scopes and b.target == name and b.kind == "assign"}
+        if len(values) == 1 and (value := values.pop()) and not value.startswith("<"):
+            root = parse_expr(value)[0]
+            return root != name and root.isidentifier() and self._outside(root, path, scopes, depth + 1)
         return False
 
 
@@ -1436,6 +1482,12 @@ def _still_reaches(head: SymbolGraph, caller: str, removed: Symbol, confidence: 
         if any(c != "name_match" or confidence == "name_match" for c in data["kinds"].values()):
             return True
     return False
+
+
+def _receiver(callee: str) -> str:
+    """The last name before the called one: ``Key`` of ``keys.Key.generate``."""
+    parts = callee.rsplit(".", 2)
+    return parts[-2] if len(parts) > 1 else ""
 
 
 def _last(callee: str) -> str:

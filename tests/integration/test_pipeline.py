@@ -301,6 +301,40 @@ def test_a_removed_property_whose_reader_class_binds_the_name_is_not_breaking(re
     ]
 
 
+def test_calls_into_what_another_project_now_provides_are_not_breaking(repo: RepoBuilder) -> None:
+    """The fallback module deleted, its name now bound to another project's class
+    (`Key = ed25519.Key`, read through the package's module); an object of a class
+    that is gone holds another; a zope.interface declaration has no `self`."""
+    repo.commit({
+        "pkg/__init__.py": "",
+        "pkg/_fallback.py": "class Key:\n    @classmethod\n    def generate(cls):\n        return cls()\n\n"
+                            "    def public(self):\n        return 1\n",
+        "pkg/keys.py": "try:\n    from nacl import Key\nexcept ImportError:\n    from pkg._fallback import Key\n",
+        "pkg/boxes.py": "class Box:\n    def size(self):\n        return 1\n\n\ndef make():\n    return Box()\n",
+        "pkg/checkers.py": "from zope.interface import Interface\n\n\nclass IChecker(Interface):\n"
+                           "    def check(credentials):\n        pass\n",
+        "use.py": ("from pkg import keys\nfrom pkg.boxes import Box\nfrom pkg.checkers import IChecker\n\n\n"
+                   "def gen():\n    return keys.Key.generate().public()\n\n\n"
+                   "def measure():\n    box = Box()\n    return box.size()\n\n\n"
+                   "def login(checker: IChecker):\n    return checker.check(1)\n"),
+    })
+    repo.start_branch("feature")
+    repo.commit({
+        "pkg/_fallback.py": None,
+        "pkg/keys.py": "from cryptography import ed25519\n\nKey = ed25519.Key\n",
+        "pkg/boxes.py": "def make():\n    return []\n",
+        "pkg/checkers.py": "from zope.interface import Interface\n\n\nclass IChecker(Interface):\n"
+                           "    def check(credentials, *, strict=False):\n        pass\n",
+    })
+    report = diff(repo.path, "main..feature")
+    assert {c["id"] for c in report["changed"]} >= {"pkg/_fallback.py::Key::generate", "pkg/boxes.py::Box::size",
+                                                    "pkg/checkers.py::IChecker::check"}
+    # the class's own removal is what `Box()` meets; `box.size()` follows from it
+    assert [(b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py::measure", 11, "calls 'Box', which was removed"),
+    ]
+
+
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
