@@ -1244,6 +1244,15 @@ def _implied(callee: str | None, target: Symbol) -> bool:
     return (callee or "").rsplit(".", 1)[-1] != name
 
 
+# What every class gets from object, callable with the same arguments (``__init__``
+# and ``__new__`` are not: object's take none)
+_OBJECT_DUNDERS = frozenset({
+    "__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__format__", "__dir__", "__sizeof__",
+    "__reduce__", "__reduce_ex__", "__getattribute__", "__setattr__", "__delattr__", "__init_subclass__",
+    "__subclasshook__", "__getstate__",
+})
+
+
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_facts: Mapping[str, FileFacts],
                   callees: Mapping[tuple[str, str], set[str]], left: _LeftBehind,
                   moved_to: Symbol | None = None) -> Iterable[Breaking]:
@@ -1251,6 +1260,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts):
         return
     name = removed.qualname.rsplit("::", 1)[-1]
+    if "::" in removed.qualname and name in _OBJECT_DUNDERS:
+        return  # `a == b`, `repr(a)` without a method of the class's own run object's
     # a caller base linked by the name alone guessed; with that name still a method of the
     # repository (now on two classes, so no longer guessed), the guess says nothing more
     named_still = name in head.method_names()

@@ -335,6 +335,22 @@ def test_calls_into_what_another_project_now_provides_are_not_breaking(repo: Rep
     ]
 
 
+def test_a_removed_dunder_object_provides_is_not_breaking(repo: RepoBuilder) -> None:
+    files = ("class File:\n    def __init__(self, path):\n        self.path = path\n\n"
+             "    def __eq__(self, other):\n        return self.path == other.path\n\n"
+             "    def __repr__(self):\n        return self.path\n\n"
+             "    def __lt__(self, other):\n        return self.path < other.path\n")
+    use = ("from files import File\n\n\ndef same(a: File, b: File):\n    return a == b, repr(a)\n\n\n"
+           "def order(a: File, b: File):\n    return a < b\n")
+    repo.commit({"files.py": files, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"files.py": files.split("\n\n    def __eq__")[0] + "\n"})
+    report = diff(repo.path, "main..feature")
+    assert {c["id"] for c in report["changed"] if c["change"] == "removed"} == {
+        "files.py::File::__eq__", "files.py::File::__repr__", "files.py::File::__lt__"}
+    assert [(b["caller"], b["target"]) for b in report["breaking"]] == [("use.py::order", "files.py::File::__lt__")]
+
+
 def test_a_moved_and_edited_function_or_a_common_name_is_not_paired(repo: RepoBuilder) -> None:
     same = "def reset(self):\n        self.items = []\n"
     repo.commit({"a.py": f"class A:\n    {same}\n\ndef work():\n    return 1\n",
