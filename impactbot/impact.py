@@ -755,20 +755,24 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod", "override", "overload"})
 
 
+def _async_turns(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
+                 base_facts: Mapping[str, FileFacts]) -> Iterator[tuple[ChangedSymbol, Definition]]:
+    """The functions and methods that became async or stopped being, with their head
+    definition; not one under a decorator that may wrap it (into either kind)."""
+    for c in changed:
+        if c.change != "modified" or c.symbol.kind not in ("function", "method"):
+            continue
+        new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
+        if new is not None and old is not None and new.is_async != old.is_async and _plain(new):
+            yield c, new
+
+
 def _now_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbol, ...],
                head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
     """Calls that drop the value of a def that became async (``fetch(url)`` as a statement
     of its own): calling it now only makes a coroutine, nothing awaits it, and its body
     never runs. A def under another decorator may be wrapped back into a plain one."""
-    targets: set[str] = set()
-    for c in changed:
-        if c.change != "modified" or c.symbol.kind not in ("function", "method"):
-            continue
-        new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
-        if new is None or old is None or not new.is_async or old.is_async:
-            continue
-        if _plain(new):
-            targets.add(c.symbol.id)
+    targets = {c.symbol.id for c, new in _async_turns(base, changed, head_facts, base_facts) if new.is_async}
     out: set[Breaking] = set()
     for call in head.linked.calls if targets else ():
         if call.target not in targets or call.guess or call.site.kind != "call" or not call.site.callee:
@@ -796,15 +800,9 @@ def _no_longer_async(head: SymbolGraph, base: SymbolGraph, changed: tuple[Change
     awaited: nothing (no ``return`` of a value), or a value annotated as no awaitable
     (``-> int``). One that may still return a coroutine (``return fetch()``, unannotated)
     is left alone, as is a call that may reach an override still async."""
-    targets: dict[str, str] = {}
-    for c in changed:
-        if c.change != "modified" or c.symbol.kind not in ("function", "method"):
-            continue
-        new, old = _definition_of(c.symbol, head_facts), _definition_of(base.symbols.get(c.symbol.id), base_facts)
-        if new is None or old is None or new.is_async or not old.is_async or not _plain(new):
-            continue
-        if _gives_no_awaitable(new, head_facts.get(c.symbol.path)):
-            targets[c.symbol.id] = c.symbol.qualname.rsplit("::", 1)[-1]
+    targets = {c.symbol.id: c.symbol.qualname.rsplit("::", 1)[-1]
+               for c, new in _async_turns(base, changed, head_facts, base_facts)
+               if not new.is_async and _gives_no_awaitable(new, head_facts.get(c.symbol.path))}
     if not targets:
         return set()
     reached: dict[tuple[str, int, CallSite], set[str]] = defaultdict(set)
@@ -1205,25 +1203,30 @@ def _declared_by_interface(target: Symbol, head: SymbolGraph, head_facts: Mappin
     no ``self``): a declaration, whose calls run the classes that implement it."""
     if target.kind != "method":
         return False
-    start = f"{target.path}::{target.qualname.rpartition('::')[0]}"
-    seen, todo = {start}, [start]
-    while todo:
-        cls = head.symbols.get(todo.pop())
+    for cls in _class_and_bases(head, f"{target.path}::{target.qualname.rpartition('::')[0]}"):
         definition = _definition_of(cls, head_facts)
-        if definition is None:
-            continue
-        if any(base.rsplit(".", 1)[-1] == "Interface" and _from_zope(base, cls, head_facts)
-               for base in definition.bases):
+        if definition is not None and any(base.rsplit(".", 1)[-1] == "Interface" and _from_zope(base, cls, head_facts)
+                                          for base in definition.bases):
             return True
-        for base in head.bases(cls.id if cls is not None else ""):
-            if base not in seen:
-                seen.add(base)
-                todo.append(base)
     return False
 
 
-def _from_zope(base: str, cls: Symbol | None, head_facts: Mapping[str, FileFacts]) -> bool:
-    facts = head_facts.get(cls.path) if cls is not None else None
+def _class_and_bases(head: SymbolGraph, class_id: str) -> Iterator[Symbol]:
+    """The class and every class of the repository it inherits from, nearest first."""
+    seen, todo = {class_id}, deque([class_id])
+    while todo:
+        cls = head.symbols.get(todo.popleft())
+        if cls is None or cls.kind != "class":
+            continue
+        yield cls
+        for base in head.bases(cls.id):
+            if base not in seen:
+                seen.add(base)
+                todo.append(base)
+
+
+def _from_zope(base: str, cls: Symbol, head_facts: Mapping[str, FileFacts]) -> bool:
+    facts = head_facts.get(cls.path)
     first = base.split(".", 1)[0]
     return facts is not None and any(imp.bound_name == first and imp.module.startswith("zope")
                                      for imp in facts.imports)
@@ -1306,21 +1309,13 @@ def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], cal
     property elsewhere): the read reaches that."""
     if callee not in (f"self.{name}", f"cls.{name}") or caller.kind != "method":
         return False
-    start = f"{caller.path}::{caller.qualname.rpartition('::')[0]}"
-    seen, todo = {start}, [start]
-    while todo:
-        cls = head.symbols.get(todo.pop())
-        facts = head_facts.get(cls.path) if cls is not None and cls.kind == "class" else None
-        if cls is None or facts is None:
-            continue
+    for cls in _class_and_bases(head, f"{caller.path}::{caller.qualname.rpartition('::')[0]}"):
+        facts = head_facts.get(cls.path)
         inside = cls.qualname + "::"
-        if any((b.scope == cls.qualname and b.target == name)
-               or (b.scope.startswith(inside) and b.target == f"self.{name}") for b in facts.bindings):
+        if facts is not None and any((b.scope == cls.qualname and b.target == name)
+                                     or (b.scope.startswith(inside) and b.target == f"self.{name}")
+                                     for b in facts.bindings):
             return True
-        for base in head.bases(cls.id):
-            if base not in seen:
-                seen.add(base)
-                todo.append(base)
     return False
 
 
