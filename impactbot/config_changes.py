@@ -23,12 +23,15 @@ QUIET_TOML = (
     "tool.bandit", "tool.commitizen", "tool.towncrier", "tool.bumpversion", "tool.pyproject-fmt",
     "tool.check-manifest", "tool.check-wheel-contents", "tool.refurb", "tool.pylsp-mypy",
     "tool.cibuildwheel", "tool.distutils", "tool.tbump", "tool.semantic_release",
+    # what coverage measures and reports: no test runs otherwise for it
+    "tool.coverage", "tool.pycln", "tool.autopep8", "tool.mdformat", "tool.deptry",
     "project.urls", "project.description", "project.readme", "project.keywords",
     "project.classifiers", "project.authors", "project.maintainers",
 )
 QUIET_INI = (
     "flake8", "pycodestyle", "pydocstyle", "pep8", "isort", "mypy", "mypy-*", "pylint", "pylint.*",
     "codespell", "bumpversion", "bumpversion:*", "check-manifest", "darglint", "yapf",
+    "coverage:*",
     # what builds and uploads distributions reads, not what the tests run against
     "bdist_wheel", "bdist_rpm", "sdist", "egg_info", "wheel", "upload", "upload_docs", "build_sphinx",
     "zest.releaser",

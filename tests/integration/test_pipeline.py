@@ -1722,6 +1722,9 @@ dependencies = ["requests>=2"]
 [tool.ruff]
 line-length = 100
 
+[tool.coverage.report]
+fail_under = 90
+
 [tool.pytest.ini_options]
 addopts = "-q"
 """
@@ -1729,6 +1732,7 @@ addopts = "-q"
 
 @pytest.mark.parametrize(("edit", "reason"), [
     (("line-length = 100", "line-length = 120"), None),
+    (("fail_under = 90", "fail_under = 95"), None),
     (('name = "shop"\n', 'name = "shop"\nclassifiers = ["Typing :: Typed"]\n'), None),
     (('addopts = "-q"', 'addopts = "-x"'), "pyproject.toml changed (tool.pytest): it can affect any test"),
     (('"requests>=2"', '"requests>=2.31"'), "pyproject.toml changed (project.dependencies): it can affect any test"),
@@ -1745,10 +1749,11 @@ def test_pyproject_sections_only_linters_read_do_not_ask_for_all_tests(
 
 def test_setup_cfg_and_tox_ini_sections(repo: RepoBuilder) -> None:
     cfg = ("[metadata]\nname = shop\n\n[flake8]\nmax-line-length = 100\n\n[tool:pytest]\naddopts = -q\n"
-           "\n[bdist_wheel]\nuniversal = 1\n")
+           "\n[bdist_wheel]\nuniversal = 1\n\n[coverage:run]\nbranch = true\n")
     repo.commit({"setup.cfg": cfg, "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\nprofile = black\n"}, "base")
     repo.start_branch("feature")
-    repo.commit({"setup.cfg": cfg.replace("= 100", "= 120").replace("\n[bdist_wheel]\nuniversal = 1\n", ""),
+    repo.commit({"setup.cfg": cfg.replace("= 100", "= 120").replace("\n[bdist_wheel]\nuniversal = 1\n", "")
+                 .replace("branch = true", "branch = false"),
                  "tox.ini": "[tox]\nenvlist = py311\n\n[isort]\n"})
     assert diff(repo.path, "main..feature")["run_all_tests"] is None
     repo.commit({"setup.cfg": cfg.replace("-q", "-x")})
