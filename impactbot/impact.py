@@ -654,6 +654,42 @@ def misfit(sig: Signature, site: CallSite, bound: bool) -> str | None:
     return None
 
 
+def shifted(old: Signature, new: Signature, site: CallSite, bound: bool) -> str | None:
+    """A positional argument that now lands on another parameter: the parameters were
+    reordered, or one was inserted or removed before it (``f(1, 2)`` against ``(a, b)``
+    turned ``(b, a)``). A parameter renamed in its place moves nothing."""
+    if site.star:
+        return None  # where the unpacked ones start is not known
+    before, after = _positional_names(old, bound), _positional_names(new, bound)
+    for i in range(min(site.positional, len(before), len(after))):
+        was, now = before[i], after[i]
+        if was != now and (was in after or now in before):
+            return f"argument {i + 1} by position now goes to '{now}', not '{was}'"
+    return None
+
+
+def _positional_names(sig: Signature, bound: bool) -> list[str]:
+    params = list(sig.params)
+    if bound and params and params[0].kind in ("positional", "positional_only"):
+        params = params[1:]
+    return [p.name for p in params if p.kind in ("positional", "positional_only")]
+
+
+def _unchanged_call(call: ResolvedCall, head: SymbolGraph, base_facts: Mapping[str, FileFacts],
+                    edited: Collection[str]) -> bool:
+    """The call was left as it was: its caller is not changed, or made the same call in
+    base with the same arguments, each known (a literal's text is not kept; one rewritten
+    for the new order passes them otherwise)."""
+    if call.caller not in edited:
+        return True
+    caller = head.symbols.get(call.caller)
+    facts = base_facts.get(caller.path) if caller is not None else None
+    site = call.site
+    return facts is not None and None not in site.args and all(v is not None for _, v in site.kwargs) and any(
+        s.scope == site.scope and s.callee == site.callee and s.args == site.args and s.kwargs == site.kwargs
+        for s in facts.calls)
+
+
 def breaking_calls(
     head: SymbolGraph,
     base: SymbolGraph,
@@ -669,6 +705,7 @@ def breaking_calls(
                  and not _declared_by_interface(c.symbol, head, head_facts)}
     if by_target:
         alternatives = _alternatives(head)
+        edited = {c.symbol.id for c in changed}
         for call in head.linked.calls:
             c = by_target.get(call.target)
             # a caller changed as well is checked too: its recursive call may be the stale one
@@ -683,6 +720,11 @@ def breaking_calls(
                            or _fits_another_callable(call, alternatives, head)
                            or _through_a_pass_through(call, head, head_facts)):
                 continue
+            if reason is None and c.old_signature is not None and not c.symbol.variants \
+                    and _unchanged_call(call, head, base_facts or {}, edited):
+                reason = shifted(c.old_signature, c.symbol.signature, call.site, call.bound)
+                if reason and len(alternatives.get((call.caller, call.line, call.site), ())) > 1:
+                    reason = None  # the receiver may be of another class, whose method did not move
             if reason:
                 out.add(Breaking(call.target, call.caller, _path_of(head, call.caller), call.line, reason))
     gone = {c.symbol.id for c in changed if c.change == "removed"}
