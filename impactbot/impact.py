@@ -668,6 +668,21 @@ def shifted(old: Signature, new: Signature, site: CallSite, bound: bool) -> str 
     return None
 
 
+def _binding_changed(symbol: Symbol, base: SymbolGraph, head_facts: Mapping[str, FileFacts],
+                     base_facts: Mapping[str, FileFacts]) -> bool:
+    """A method that became a staticmethod or classmethod, or stopped being one: what the
+    receiver fills changed, so its parameters' places are not comparable."""
+    if symbol.kind != "method":
+        return False
+    new, old = _definition_of(symbol, head_facts), _definition_of(base.symbols.get(symbol.id), base_facts)
+    return new is None or old is None or _method_kind(new) != _method_kind(old)
+
+
+def _method_kind(definition: Definition) -> str:
+    names = {d.removesuffix("()").rsplit(".", 1)[-1] for d in definition.decorators}
+    return "static" if "staticmethod" in names else "class" if "classmethod" in names else "instance"
+
+
 def _positional_names(sig: Signature, bound: bool) -> list[str]:
     params = list(sig.params)
     if bound and params and params[0].kind in ("positional", "positional_only"):
@@ -706,6 +721,7 @@ def breaking_calls(
     if by_target:
         alternatives = _alternatives(head)
         edited = {c.symbol.id for c in changed}
+        rebound = {i for i, c in by_target.items() if _binding_changed(c.symbol, base, head_facts, base_facts or {})}
         for call in head.linked.calls:
             c = by_target.get(call.target)
             # a caller changed as well is checked too: its recursive call may be the stale one
@@ -721,7 +737,7 @@ def breaking_calls(
                            or _through_a_pass_through(call, head, head_facts)):
                 continue
             if reason is None and c.old_signature is not None and not c.symbol.variants \
-                    and _unchanged_call(call, head, base_facts or {}, edited):
+                    and c.symbol.id not in rebound and _unchanged_call(call, head, base_facts or {}, edited):
                 reason = shifted(c.old_signature, c.symbol.signature, call.site, call.bound)
                 if reason and len(alternatives.get((call.caller, call.line, call.site), ())) > 1:
                     reason = None  # the receiver may be of another class, whose method did not move

@@ -2184,7 +2184,9 @@ def test_a_positional_argument_that_lands_on_another_parameter_is_breaking(repo:
     lib = ("def transfer(source, target, amount):\n    return source, target, amount\n\n\n"
            "def scale(value, factor):\n    return value * factor\n\n\n"
            "def pad(text, width):\n    return text.ljust(width)\n\n\n"
-           "class Account:\n    def move(self, source, target):\n        return source, target\n")
+           "class Account:\n    def move(self, source, target):\n        return source, target\n\n"
+           "    def check(self, source):\n        return source\n\n"
+           "    def audit(self, source):\n        return self.check(source)\n")
     use = ("from lib import Account, pad, scale, transfer\n\n\n"
            "def left_alone(account: Account):\n"
            "    transfer('a', 'b', 5)\n    account.move('a', 'b')\n    return scale(2, 3), pad('x', 4)\n\n\n"
@@ -2197,6 +2199,7 @@ def test_a_positional_argument_that_lands_on_another_parameter_is_breaking(repo:
     repo.commit({
         "lib.py": lib.replace("def transfer(source, target, amount)", "def transfer(target, source, amount)")
         .replace("def move(self, source, target)", "def move(self, target, source)")
+        .replace("    def check(self, source):", "    @staticmethod\n    def check(source):")
         .replace("def scale(value, factor)", "def scale(value, offset=0, factor=1)")
         .replace("def pad(text, width)", "def pad(text, size)").replace("ljust(width)", "ljust(size)"),
         "use.py": use.replace("transfer('b', 'a', 5)", "transfer('a', 'b', 5)")
@@ -2208,7 +2211,8 @@ def test_a_positional_argument_that_lands_on_another_parameter_is_breaking(repo:
         ("use.py::left_alone", "lib.py::Account::move", 6, "argument 1 by position now goes to 'target', not 'source'"),
         ("use.py::left_alone", "lib.py::scale", 7, "argument 2 by position now goes to 'offset', not 'factor'"),
         ("use.py::edited", "lib.py::transfer", 20, "argument 1 by position now goes to 'target', not 'source'"),
-    ]  # `rewritten` was changed with its call: the literals it passes are not known, so it is let be
+    ]  # `rewritten` was changed with its call: the literals it passes are not known, so it is let be;
+    # check turned a staticmethod: self.check(source) passes source to the same parameter
 
 
 def test_a_path_git_stores_in_bytes_that_are_not_utf8_is_read_and_shown_escaped(repo: RepoBuilder) -> None:
