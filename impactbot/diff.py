@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from impactbot.extract import class_names, module_names
-from impactbot.model import ChangedSymbol, ChangeSet, LinkedGraph, Signature, Symbol, symbol_id
+from impactbot.model import AsyncTurn, ChangedSymbol, ChangeSet, LinkedGraph, Signature, Symbol, symbol_id
 
 
 def _by_path(symbols: Iterable[Symbol], paths: set[str]) -> dict[str, dict[str, Symbol]]:
@@ -39,6 +39,14 @@ def _signatures_changed(old: Symbol, new: Symbol) -> bool:
     if signature_changed(old.signature, new.signature):
         return True
     return _written(old.variants) != _written(new.variants)
+
+
+def _async_turn(old: Symbol, new: Symbol) -> AsyncTurn | None:
+    """``def`` became ``async def`` or the other way: a call now gives a coroutine, or
+    gives the result itself to code that awaits it."""
+    if old.is_async == new.is_async:
+        return None
+    return "now_async" if new.is_async else "no_longer_async"
 
 
 def _written(variants: tuple[Signature, ...]) -> set[Signature]:
@@ -103,7 +111,8 @@ def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
             out.append(c)
         else:
             out.append(ChangedSymbol(c.symbol, "renamed", old_id=prev.id, old_signature=prev.signature,
-                                     signature_changed=_signatures_changed(prev, c.symbol)))
+                                     signature_changed=_signatures_changed(prev, c.symbol),
+                                     async_turn=_async_turn(prev, c.symbol)))
     return out
 
 
@@ -125,10 +134,12 @@ def _compare_file(
                     signature_changed=sig,
                     old_id=symbol_id(renamed_from, qualname),
                     old_signature=prev.signature,
+                    async_turn=_async_turn(prev, sym),
                 )
             )
         elif prev.fingerprint != sym.fingerprint or sig:
-            out.append(ChangedSymbol(sym, "modified", signature_changed=sig, old_signature=prev.signature))
+            out.append(ChangedSymbol(sym, "modified", signature_changed=sig, old_signature=prev.signature,
+                                     async_turn=_async_turn(prev, sym)))
     for qualname, sym in sorted(old.items(), key=lambda kv: (kv[1].line, kv[0])):
         if qualname not in new:
             out.append(ChangedSymbol(sym, "removed"))

@@ -427,6 +427,7 @@ class Symbol:
     signature: Signature | None = None
     is_test: bool = False
     variants: tuple[Signature, ...] = ()  # see Definition.variants: a call fitting one of them may be right
+    is_async: bool = False  # an ``async def``: calling it makes a coroutine
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +469,7 @@ class LinkedGraph:
 # --------------------------------------------------------------------------- diff
 
 ChangeKind = Literal["added", "modified", "removed", "renamed"]
+AsyncTurn = Literal["now_async", "no_longer_async"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,6 +481,8 @@ class ChangedSymbol:
     old_signature: Signature | None = None
     # for a module or class: the names its own code binds differently (`TIMEOUT = 30` -> 60)
     names: tuple[str, ...] = ()
+    # a def turned ``async def`` or back: every caller now gets something else
+    async_turn: AsyncTurn | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,6 +193,7 @@ class _ChangedRow:
     signature: str | None
     names: tuple[str, ...] = ()  # module-level names a module's change rebinds, the first few
     more_names: int = 0
+    async_turn: str | None = None  # "now async" / "no longer async"
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,7 @@ def _change_order(changed: ChangedSymbol) -> int:
     # differently, before moves (a renamed directory's symbols, each unchanged) and additions.
     if changed.change == "removed":
         return 0
-    if changed.signature_changed:
+    if changed.signature_changed or changed.async_turn:
         return 1
     return 2 + ("modified", "renamed", "added").index(changed.change)
 
@@ -315,6 +316,7 @@ def _changed_row(c: ChangedSymbol, report: Report, repo_url: str | None) -> _Cha
         signature=shown[1],
         names=c.names[:MAX_NAMES],
         more_names=max(len(c.names) - MAX_NAMES, 0),
+        async_turn=c.async_turn.replace("_", " ") if c.async_turn else None,
     )
 
 
@@ -601,6 +603,11 @@ def _text_tables(rows: _Rows) -> Iterator[RenderableType]:
 
 
 def _text_change(row: _ChangedRow) -> str:
+    change = _text_change_kind(row)
+    return f"{change}, {row.async_turn}" if row.async_turn else change
+
+
+def _text_change_kind(row: _ChangedRow) -> str:
     if row.signature_changed and row.old_signature and row.signature:
         return f"signature {row.old_signature} → {row.signature}"
     if row.change == "renamed":

@@ -2,7 +2,7 @@
 
 The shapes follow ``contract/impact-report.md`` exactly; the JSON Schemas shipped
 in ``impactbot/schema/`` describe them for other tools. Fields beyond the contract
-(``old_id``, ``signature``, ``end_line``, ``names``, ``confidence``, ``ranking``,
+(``old_id``, ``signature``, ``end_line``, ``names``, ``async_turn``, ``confidence``, ``ranking``,
 ``skipped``, ``notes``) are extensions: consumers may ignore them, and the schemas allow them.
 """
 
@@ -80,6 +80,7 @@ def _changed(changed: ChangedSymbol) -> dict[str, object]:
         "signature": symbol.signature.text() if symbol.signature is not None else None,
         "end_line": symbol.end_line,
         **({"names": list(changed.names)} if symbol.kind in ("module", "class") else {}),
+        **({"async_turn": changed.async_turn} if symbol.kind in ("function", "method") else {}),
     }
 
 

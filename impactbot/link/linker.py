@@ -159,6 +159,7 @@ def symbols_of(
             signature=_signature_of(path, d, inits),
             is_test=_is_test_symbol(path, d.qualname, d.kind, defs, layout),
             variants=d.variants,
+            is_async=d.is_async,
         )
         for d in defs.values()
     ]

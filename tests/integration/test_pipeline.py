@@ -2159,6 +2159,10 @@ def test_a_call_that_drops_the_value_of_a_def_turned_async_is_breaking(repo: Rep
         ("uses.py::sync_caller", "store.py::Store::save", 9, f"'save' {now_async}"),
         ("uses.py::sync_caller", "store.py::Store::flush", 10, f"'flush' {now_async}"),
     ]
+    assert {c["id"]: c["async_turn"] for c in report["changed"]} == {
+        "store.py::Store::save": "now_async", "store.py::Store::flush": "now_async",
+        "store.py::fetch": "now_async", "store.py::wrapped": "now_async",
+    }
 
 
 def test_awaiting_a_def_no_longer_async_that_gives_no_awaitable_is_breaking(repo: RepoBuilder) -> None:
@@ -2178,6 +2182,10 @@ def test_awaiting_a_def_no_longer_async_that_gives_no_awaitable_is_breaking(repo
         ("uses.py::caller", "store.py::load", 6, f"'load' {fails}"),
         ("uses.py::caller", "store.py::save", 6, f"'save' {fails}"),
     ]
+    assert {c["id"]: c["async_turn"] for c in report["changed"]} == {
+        "store.py::load": "no_longer_async", "store.py::save": "no_longer_async",
+        "store.py::relay": "no_longer_async", "store.py::ping": "no_longer_async",
+    }
 
 
 def test_a_positional_argument_that_lands_on_another_parameter_is_breaking(repo: RepoBuilder) -> None:

@@ -204,6 +204,27 @@ def test_a_long_signature_shows_only_the_parameters_that_changed() -> None:
     assert entry["signature"] == new.text() and "option_7: str | None = None" in entry["signature"]
 
 
+def test_a_def_turned_async_or_back_says_so_and_comes_first_with_signature_changes() -> None:
+    changed = (ChangedSymbol(symbol("pkg/new.py", "fresh"), "added"),
+               ChangedSymbol(symbol("pkg/core.py", "compute"), "modified"),
+               ChangedSymbol(symbol("pkg/io.py", "fetch"), "modified", async_turn="now_async"),
+               ChangedSymbol(symbol("pkg/io.py", "load"), "renamed", old_id="pkg/old.py::load",
+                             async_turn="no_longer_async"))
+    report = sample_report(changed=changed)
+    rows = table(render_markdown(report), "Symbol", "Kind", "Change")
+    assert [(cells[0][0].content, "".join(t.content for t in cells[2])) for cells in rows] == [
+        ("pkg/io.py::fetch", "modified, now async"),
+        ("pkg/io.py::load", "renamed from pkg/old.py::load, no longer async"),
+        ("pkg/core.py::compute", "modified"),
+        ("pkg/new.py::fresh", "added"),
+    ]
+    text = render_text(report, color=False, width=200)
+    assert "modified, now async" in text and "renamed from pkg/old.py::load, no longer async" in text
+    turns = {c["id"]: c["async_turn"] for c in report_to_json(report)["changed"]}
+    assert turns == {"pkg/new.py::fresh": None, "pkg/core.py::compute": None,
+                     "pkg/io.py::fetch": "now_async", "pkg/io.py::load": "no_longer_async"}
+
+
 def test_a_long_list_of_changed_symbols_folds_past_the_first_twenty() -> None:
     many = tuple(ChangedSymbol(symbol("pkg/moved.py", f"helper_{i:02}", line=i + 1), "renamed",
                                old_id=f"pkg/old.py::helper_{i:02}") for i in range(25))

@@ -58,6 +58,7 @@ def test_sample_report_matches_the_contract_field_by_field() -> None:
         "old_id": None,
         "signature": "(items: list[Item], currency: str) -> Decimal",
         "end_line": 30,
+        "async_turn": None,
     }
     assert doc["impacted"][0] == {
         "id": "pkg/checkout.py::process_checkout",
