@@ -2223,6 +2223,30 @@ def test_a_positional_argument_that_lands_on_another_parameter_is_breaking(repo:
     # check turned a staticmethod: self.check(source) passes source to the same parameter
 
 
+def test_a_call_that_fit_no_signature_in_base_either_is_not_broken_by_the_change(repo: RepoBuilder) -> None:
+    # jar holds a Cookies or a CookieJar of the standard library, whose clear takes three
+    lib = ("from http.cookiejar import CookieJar\n\n\nclass Cookies:\n"
+           "    def __init__(self, cookies: 'Cookies | None' = None):\n"
+           "        self.jar = cookies if cookies is not None else CookieJar()\n\n"
+           "    def delete(self, name, domain, path):\n        self.jar.clear(domain, path, name)\n\n"
+           "    def drop(self, domain):\n        self.jar.clear(domain)\n\n"
+           "    def clear(self, domain=None, path=None):\n        self.jar.clear(domain, path)\n\n\n"
+           "def wipe(cookies: Cookies):\n    cookies.clear('a', 'b')\n")
+    repo.commit({"lib.py": lib})
+    repo.start_branch("feature")
+    # clear loses a parameter, and wipe starts passing three
+    repo.commit({"lib.py": lib.replace("def clear(self, domain=None, path=None):\n        self.jar.clear(domain, path)",
+                                       "def clear(self, domain=None):\n        self.jar.clear(domain)")
+                 .replace("cookies.clear('a', 'b')", "cookies.clear('a', 'b', 'c')")
+                 .replace("self.jar.clear(domain)\n\n    def clear", "self.jar.clear(domain, None)\n\n    def clear")})
+    report = diff(repo.path, "main..feature")
+    # delete's call did not fit before either; drop's and wipe's did, or were rewritten not to
+    assert [(b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::Cookies::drop", 12, "takes 1 positional argument but 2 were given"),
+        ("lib.py::wipe", 19, "takes 1 positional argument but 3 were given"),
+    ]
+
+
 def test_a_path_git_stores_in_bytes_that_are_not_utf8_is_read_and_shown_escaped(repo: RepoBuilder) -> None:
     """Git paths are bytes; one in Latin-1 comes back with a lone surrogate, which no
     UTF-8 output can hold: the report shows its escape, every format, no crash."""
