@@ -970,24 +970,62 @@ def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_fac
                  base_facts: Mapping[str, FileFacts]) -> tuple[set[Breaking], set[Breaking]]:
     """Names a module no longer binds (a def removed or moved away, a constant dropped),
     still used in head: ``from m import helper`` fails on import, ``m.helper`` where
-    it is read. The imports, then the reads."""
+    it is read, and ``from m import *`` where m's ``__all__`` still lists it. The
+    imports, then the reads and ``__all__`` entries."""
     paths = {c.symbol.path for c in changed} | {c.old_id.split("::", 1)[0] for c in changed if c.old_id}
     paths &= head_facts.keys() & base_facts.keys()
     lost: dict[str, set[str]] = {}
+    modules, was = ModuleIndex.build(head_facts), ModuleIndex.build(base_facts)
     for path in sorted(paths):
-        before, now = _module_names(base_facts[path]), _module_names(head_facts[path])
+        before, now = _bound_names(path, base_facts, was), _bound_names(path, head_facts, modules)
         if before is not None and now is not None and before - now:
             lost[path] = before - now
     if not lost:
         return set(), set()
+    _reexported(lost, head_facts, base_facts, modules, was)
     stale = _Stale(base, lost, {c.old_id: c.symbol.path for c in changed if c.change == "renamed" and c.old_id},
-                   ModuleIndex.build(head_facts))
+                   modules, base_facts, was)
     imports: set[Breaking] = set()
     reads: set[Breaking] = set()
     for path, facts in head_facts.items():
         imports.update(stale.imports(path, facts))
         reads.update(stale.reads(path, facts))
+    for path in lost:
+        reads.update(stale.exports(path, head_facts[path]))
     return imports, reads
+
+
+def _reexported(lost: dict[str, set[str]], head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts],
+                modules: ModuleIndex, before: ModuleIndex) -> None:
+    """Add to ``lost`` the modules that star-import what a module of it lost (a package
+    ``__init__`` with ``from .util import *``). ``modules`` and ``before`` index head and base."""
+    for path, sources in sorted(_star_importers(list(lost), head_facts, modules).items()):
+        if path in lost or path not in base_facts:
+            continue
+        was, now = _bound_names(path, base_facts, before), _bound_names(path, head_facts, modules)
+        if was is None or now is None:
+            continue
+        gone = {name for name in was - now if any(name in lost[source] for source in sources)}
+        if gone:
+            lost[path] = gone
+
+
+def _home(path: str, name: str, facts: Mapping[str, FileFacts], modules: ModuleIndex,
+          seen: frozenset[str] = frozenset()) -> str | None:
+    """The module whose own code binds ``name`` for ``path``: itself, or one it star-imports."""
+    own = _module_names(facts[path], stars=False)
+    if own is not None and name in own:
+        return path
+    for imp in facts[path].imports:
+        if imp.scope or imp.name != "*":
+            continue
+        module = modules.absolute(path, imp.module, imp.level)
+        for source in modules.paths(module, path) if module else ():
+            found = _home(source, name, facts, modules, seen | {path}) \
+                if source in facts and source not in seen else None
+            if found is not None:
+                return found
+    return None
 
 
 @dataclass(frozen=True)
@@ -998,6 +1036,8 @@ class _Stale:
     lost: Mapping[str, set[str]]  # module path -> the names it no longer binds
     moved: Mapping[str, str]  # old id -> the path its symbol moved to
     modules: ModuleIndex  # head's
+    base_facts: Mapping[str, FileFacts]
+    base_modules: ModuleIndex
 
     def imports(self, path: str, facts: FileFacts) -> Iterator[Breaking]:
         """``from m import NAME``, unguarded, where ``m`` no longer binds NAME."""
@@ -1010,6 +1050,17 @@ class _Stale:
                 continue  # a submodule, not a name the module binds
             caller = path if not imp.scope else f"{path}::{imp.scope}"
             yield from self._breaking(module, imp.name, path, caller, imp.line, "imports")
+
+    def exports(self, path: str, facts: FileFacts) -> Iterator[Breaking]:
+        """``__all__`` entries of a module naming what it no longer binds: ``from m
+        import *`` raises AttributeError, here and in every other project importing it."""
+        listed = {b.value.strip("'\""): b.line for b in facts.bindings
+                  if not b.scope and b.target == "__all__[]" and b.value}
+        for name in sorted(set(facts.all_names or ()) & self.lost[path]):
+            target = f"{path}::{name}"
+            where = f"was moved to {self.moved[target]}" if target in self.moved else f"{path} no longer defines"
+            yield Breaking(target if target in self.base.symbols else path, path, path, listed.get(name, 1),
+                           f"__all__ lists '{name}', which {where}: a star import of the module fails")
 
     def reads(self, path: str, facts: FileFacts) -> Iterator[Breaking]:
         """``m.NAME`` read (not called: calls are checked as calls) where ``m`` is a module
@@ -1035,9 +1086,12 @@ class _Stale:
         for source in self.modules.paths(module, path):
             if name not in self.lost.get(source, ()):
                 continue
-            target = f"{source}::{name}"
-            where = f"was moved to {self.moved[target]}" if target in self.moved else f"{source} no longer defines"
-            yield Breaking(target if target in self.base.symbols else source, caller, path, line,
+            # re-exported by a star import: the module that defined it is the one to name
+            home = (_home(source, name, self.base_facts, self.base_modules) if source in self.base_facts
+                    else None) or source
+            target = f"{home}::{name}"
+            where = f"was moved to {self.moved[target]}" if target in self.moved else f"{home} no longer defines"
+            yield Breaking(target if target in self.base.symbols else home, caller, path, line,
                            f"{verb} '{name}', which {where}")
 
 
@@ -1106,15 +1160,18 @@ def _is_function(facts: FileFacts, qualname: str) -> bool:
     return definition is not None and definition.kind in ("function", "method")
 
 
-def _module_names(facts: FileFacts) -> set[str] | None:
+def _module_names(facts: FileFacts, stars: bool = True) -> set[str] | None:
     """The names a module binds at its top level; None when it may bind names no fact
-    shows (a star import, a module ``__getattr__``, writes through ``globals()``)."""
+    shows (a star import, a module ``__getattr__``, writes through ``globals()``).
+    Without ``stars``, star imports are left for the caller to expand."""
     names = {d.qualname for d in facts.definitions if "::" not in d.qualname}
     if any(site.callee == "globals" for site in facts.calls):
         return None
     for imp in facts.imports:
         if imp.scope == "" and imp.name == "*":
-            return None
+            if stars:
+                return None
+            continue
         if imp.scope == "":
             names.add(imp.bound_name)
     for b in facts.bindings:
@@ -1122,6 +1179,56 @@ def _module_names(facts: FileFacts) -> set[str] | None:
             names.add(b.target)
     # a module __getattr__, defined or assigned (`__getattr__ = getattr_migration(__name__)`)
     return None if "__getattr__" in names else names
+
+
+def _bound_names(path: str, facts: Mapping[str, FileFacts], modules: ModuleIndex,
+                 seen: frozenset[str] = frozenset()) -> set[str] | None:
+    """:func:`_module_names` with the star imports of repository modules expanded:
+    ``from .util import *`` binds what util exports, its ``__all__`` (where known) or
+    its public names. None where a star import reaches outside the repository, or a
+    module that may bind names no fact shows."""
+    names = _module_names(facts[path], stars=False)
+    if names is None:
+        return None
+    for imp in facts[path].imports:
+        if imp.scope or imp.name != "*":
+            continue
+        module = modules.absolute(path, imp.module, imp.level)
+        sources = [p for p in modules.paths(module, path) if p in facts] if module else []
+        if not sources or seen & set(sources):
+            return None
+        for source in sources:
+            exported = _bound_names(source, facts, modules, seen | {path})
+            if exported is None:
+                return None
+            listed = facts[source].all_names
+            names.update(exported & set(listed) if listed is not None else
+                         {n for n in exported if not n.startswith("_")})
+    return names
+
+
+def _star_importers(lost: Iterable[str], facts: Mapping[str, FileFacts], modules: ModuleIndex) -> dict[str, set[str]]:
+    """Modules that star-import, directly or through others, a module of ``lost``: path ->
+    the modules of ``lost`` it reaches."""
+    direct: dict[str, set[str]] = defaultdict(set)
+    for path, found in facts.items():
+        for imp in found.imports:
+            if not imp.scope and imp.name == "*":
+                module = modules.absolute(path, imp.module, imp.level)
+                direct[path].update(modules.paths(module, path) if module else ())
+    reached: dict[str, set[str]] = {}
+    frontier = {p: {p} for p in lost}
+    while frontier:
+        step: dict[str, set[str]] = defaultdict(set)
+        for importer, sources in direct.items():
+            for source in sources & frontier.keys():
+                new = frontier[source] - reached.get(importer, set())
+                if new:
+                    step[importer] |= new
+        for importer, origins in step.items():
+            reached.setdefault(importer, set()).update(origins)
+        frontier = dict(step)
+    return reached
 
 
 def _sites_reaching(graph: SymbolGraph, facts: Mapping[str, FileFacts], target: str,
@@ -1339,7 +1446,7 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                   callees: Mapping[tuple[str, str], set[str]], left: _LeftBehind,
                   moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
-    if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts):
+    if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts, left):
         return
     name = removed.qualname.rsplit("::", 1)[-1]
     if "::" in removed.qualname and name in _OBJECT_DUNDERS:
@@ -1398,14 +1505,15 @@ def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], cal
     return False
 
 
-def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
+def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts],
+                        left: _LeftBehind) -> bool:
     """A removed method or property whose class, in head, still binds the name another
     way: in its body (``validator: SchemaValidator``) or on its instances
     (``self.validator = ...``); a removed module-level def whose module still binds the
     name (``OrderedDict = dict``, an import). Reading or calling it reaches that."""
     owner, _, name = removed.qualname.rpartition("::")
     if not owner and removed.path in head_facts:  # `OrderedDict = dict` in place of `class OrderedDict`
-        names = _module_names(head_facts[removed.path])
+        names = left.binds(removed.path)
         return names is None or name in names
     cls = head.symbols.get(f"{removed.path}::{owner}") if owner else None
     facts = head_facts.get(removed.path) if cls is not None and cls.kind == "class" else None
@@ -1430,6 +1538,7 @@ class _LeftBehind:
     decorated: set[tuple[str, int]] = field(default_factory=set)  # (caller, line) of decorators that resolve
     # path -> its imports and other names by scope, read once per file
     scopes: dict[str, tuple[dict[tuple[str, str], Import], set[tuple[str, str]]]] = field(default_factory=dict)
+    bound: dict[str, set[str] | None] = field(default_factory=dict)  # path -> the names it binds, read once
 
     @classmethod
     def of(cls, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> _LeftBehind:
@@ -1473,10 +1582,16 @@ class _LeftBehind:
             return False
         module, name = found
         for path in self.modules.paths(module, caller.path):
-            names = _module_names(self.facts[path]) if path in self.facts else set()
+            names = self.binds(path) if path in self.facts else set()
             if names is None or name in names:
                 return True
         return False
+
+    def binds(self, path: str) -> set[str] | None:
+        """The names the module at ``path`` binds in head (see :func:`_bound_names`)."""
+        if path not in self.bound:
+            self.bound[path] = _bound_names(path, self.facts, self.modules or ModuleIndex.build(self.facts))
+        return self.bound[path]
 
     def _imported_from_outside(self, site: CallSite, caller: Symbol) -> bool:
         """The site's first name is imported, in head, from outside the repository

@@ -254,6 +254,41 @@ def test_a_read_of_a_name_its_module_no_longer_binds_is_breaking(repo: RepoBuild
     ]  # the local annotation never runs, nor any under `annotations`; a parameter, a guarded import
 
 
+def test_an_all_entry_naming_a_removed_def_breaks_star_imports(repo: RepoBuilder) -> None:
+    util = ('__all__ = [\n    "slugify",\n    "titlecase",\n]\n\n\n'
+            "def slugify(s):\n    return s.lower()\n\n\ndef titlecase(s):\n    return s.title()\n")
+    text = '__all__ = ["shout"]\n\n\ndef shout(s):\n    return s.upper()\n'
+    repo.commit({"pkg/__init__.py": "", "pkg/util.py": util, "pkg/text.py": text})
+    repo.start_branch("feature")
+    # util keeps titlecase in __all__; text takes shout out of its __all__ as well
+    repo.commit({"pkg/util.py": util.split("\n\n\ndef titlecase")[0] + "\n",
+                 "pkg/text.py": "__all__ = []\n"})
+    report = diff(repo.path, "main..feature")
+    assert [(b["target"], b["caller"], b["file"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/util.py::titlecase", "pkg/util.py", "pkg/util.py", 1,
+         "__all__ lists 'titlecase', which pkg/util.py no longer defines: a star import of the module fails"),
+    ]
+
+
+def test_a_removed_def_a_package_re_exports_by_a_star_import_is_breaking(repo: RepoBuilder) -> None:
+    repo.commit({
+        "pkg/__init__.py": "from .util import *\n",
+        "pkg/util.py": "def slugify(s):\n    return s.lower()\n\n\ndef titlecase(s):\n    return s.title()\n",
+        "loose/__init__.py": "from .util import *\nfrom os.path import *\n",
+        "loose/util.py": "def squash(s):\n    return s.strip()\n",
+        "app.py": ("import pkg\nfrom pkg import titlecase\nfrom loose import squash\n\n"
+                   "HANDLERS = {'t': pkg.titlecase, 's': squash}\n"),
+    })
+    repo.start_branch("feature")
+    repo.commit({"pkg/util.py": "def slugify(s):\n    return s.lower()\n", "loose/util.py": "X = 1\n"})
+    report = diff(repo.path, "main..feature")
+    # the package's star import no longer brings the name; loose's star import of os.path may
+    assert [(b["target"], b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/util.py::titlecase", "app.py", 2, "imports 'titlecase', which pkg/util.py no longer defines"),
+        ("pkg/util.py::titlecase", "app.py", 5, "reads 'titlecase', which pkg/util.py no longer defines"),
+    ]
+
+
 def test_a_name_its_module_still_binds_another_way_is_not_breaking(repo: RepoBuilder) -> None:
     """The class gone, the name kept: an alias (`memoized_property = _memoized`, the
     decorator applied through the package), a builtin in its place (`OrderedDict =
