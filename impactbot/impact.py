@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import networkx as nx
 
@@ -767,7 +768,8 @@ def breaking_calls(
     gone = {c.symbol.id for c in changed if c.change == "removed"}
     gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
     callees = _callees_of(base, gone, base_facts or {}) if gone else {}
-    left = _LeftBehind.of(head, head_facts) if gone else _LeftBehind(set(), set())
+    modules = _Modules(head_facts, base_facts or {})
+    left = _LeftBehind.of(head, head_facts, modules.head) if gone else _LeftBehind(set(), set())
     for c in changed:
         if c.change == "removed":
             out.update(_still_called(head, base, c.symbol, head_facts, callees, left))
@@ -781,12 +783,27 @@ def breaking_calls(
     # does a read on the line of a listed call (`@m.gone`, `map(m.gone, xs)`)
     called = {(b.file, b.target) for b in out}
     lines = {(b.file, b.line, b.target) for b in out}
-    imports, reads = _stale_names(base, changed, head_facts, base_facts or {})
+    imports, reads = _stale_names(base, changed, head_facts, base_facts or {}, modules)
     out.update(b for b in imports if (b.file, b.target) not in called)
     out.update(b for b in reads if (b.file, b.line, b.target) not in lines)
-    out.update(_stale_modules(changed, head_facts, base_facts or {}))
+    out.update(_stale_modules(changed, head_facts, base_facts or {}, modules))
     kept = (b for b in out if not _expected_to_fail(b, head_facts))
     return tuple(sorted(kept, key=lambda b: (b.file, b.line, b.caller, b.target)))
+
+
+class _Modules:
+    """Head's and base's module indexes, each built the first time a check asks for it."""
+
+    def __init__(self, head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> None:
+        self._facts = (head_facts, base_facts)
+
+    @cached_property
+    def head(self) -> ModuleIndex:
+        return ModuleIndex.build(self._facts[0])
+
+    @cached_property
+    def base(self) -> ModuleIndex:
+        return ModuleIndex.build(self._facts[1])
 
 
 def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbol, ...],
@@ -912,14 +929,14 @@ def _gives_no_awaitable(definition: Definition, facts: FileFacts | None) -> bool
 
 
 def _stale_modules(changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
-                   base_facts: Mapping[str, FileFacts]) -> set[Breaking]:
+                   base_facts: Mapping[str, FileFacts], modules: _Modules) -> set[Breaking]:
     """Unguarded imports of a module that no longer exists (its file deleted or moved
     away): importing the importer now fails. A package that lost only its
     ``__init__.py`` still imports, as a namespace package."""
     deleted = base_facts.keys() - head_facts.keys()
     if not deleted:
         return set()
-    before, now = ModuleIndex.build(base_facts), ModuleIndex.build(head_facts)
+    before, now = modules.base, modules.head
     gone: dict[str, str] = {}  # module name -> its path in base
     for name, paths in before.by_name.items():
         for old in paths:
@@ -967,7 +984,7 @@ def _gone_module(path: str, imp: Import, gone: Mapping[str, str], now: ModuleInd
 
 
 def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
-                 base_facts: Mapping[str, FileFacts]) -> tuple[set[Breaking], set[Breaking]]:
+                 base_facts: Mapping[str, FileFacts], indexes: _Modules) -> tuple[set[Breaking], set[Breaking]]:
     """Names a module no longer binds (a def removed or moved away, a constant dropped),
     still used in head: ``from m import helper`` fails on import, ``m.helper`` where
     it is read, and ``from m import *`` where m's ``__all__`` still lists it. The
@@ -975,7 +992,7 @@ def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_fac
     paths = {c.symbol.path for c in changed} | {c.old_id.split("::", 1)[0] for c in changed if c.old_id}
     paths &= head_facts.keys() & base_facts.keys()
     lost: dict[str, set[str]] = {}
-    modules, was = ModuleIndex.build(head_facts), ModuleIndex.build(base_facts)
+    modules, was = indexes.head, indexes.base
     for path in sorted(paths):
         before, now = _bound_names(path, base_facts, was), _bound_names(path, head_facts, modules)
         if before is not None and now is not None and before - now:
@@ -1541,7 +1558,7 @@ class _LeftBehind:
     bound: dict[str, set[str] | None] = field(default_factory=dict)  # path -> the names it binds, read once
 
     @classmethod
-    def of(cls, head: SymbolGraph, facts: Mapping[str, FileFacts]) -> _LeftBehind:
+    def of(cls, head: SymbolGraph, facts: Mapping[str, FileFacts], modules: ModuleIndex) -> _LeftBehind:
         # decorators are not kept as calls (nothing checks their arguments); one stands
         # alone on its line, so an edge from that line is its own
         lines = {(e.source, line) for e in head.linked.edges
@@ -1549,7 +1566,7 @@ class _LeftBehind:
         decorated = {(symbol_id(path, site.scope), site.line) for path, found in facts.items()
                      for site in found.calls if site.kind == "decorator"}
         return cls({(c.caller, c.site) for c in head.linked.calls}, set(head.linked.dangling), facts,
-                   ModuleIndex.build(facts), decorated & lines)
+                   modules, decorated & lines)
 
     def stale(self, site: CallSite, caller: Symbol, removed: Symbol) -> bool:
         """Whether the site still calls the removed def: it resolves to nothing in head.
