@@ -530,9 +530,9 @@ class Resolver(DjangoModels, Metaclasses):
         self.by_name: dict[str, list[str]] = defaultdict(list)  # def name -> ids
         self.param_flow: dict[tuple[str, str], list[tuple[str | None, str]]] = defaultdict(list)
         self._memo: dict[tuple[str, str], tuple[Values | None, int, bool]] = {}  # (values, touched, truncated)
-        self._refreshed: set[tuple[str, str]] = set()
+        self._refreshed: set[tuple[str, str] | tuple[str, str, int]] = set()
         self._enums: dict[str, bool] = {}  # class id -> derives from an enum base (see is_enum)
-        self._line_memo: dict[tuple[str, str, int], tuple[Values | None, int]] = {}
+        self._line_memo: dict[tuple[str, str, int], tuple[Values | None, int, bool]] = {}  # as _memo
         self._settled_memo: dict[tuple[str, str, str], list[object] | None] = {}
         self._timelines: dict[int, _Timeline] = {}  # id of a name's sources -> their order (see _live_at)
         # top-level function id -> lines where the module's own code calls it while it runs
@@ -1523,8 +1523,10 @@ class Resolver(DjangoModels, Metaclasses):
         key = (expr, scope_id, line)
         hit = self._line_memo.get(key)
         if hit is not None:
-            self.touched_param |= hit[1]
-            return hit[0]
+            if not self.line_refreshes(key):
+                self.touched_param |= hit[1]
+                return hit[0]
+            self._refreshed.add(key)
         active = (expr, f"{scope_id}@{line}")
         if active in self._active:
             self.met_cycle()
@@ -1535,13 +1537,16 @@ class Resolver(DjangoModels, Metaclasses):
         outer, outer_truncated = self.touched_param, self.truncated
         self.touched_param, self.truncated = 0, False
         self._active.add(active)
+        self.resolutions += 1
         try:
             result = self._resolve_line_uncached(expr, scope_id, line)
         finally:
             self._active.discard(active)
         touched, truncated = self.touched_param, self.truncated
-        if not truncated:  # as in ``resolve``: a cut-short answer is never reused
-            self._line_memo[key] = (result, self.kept_mask(touched))
+        # kept even when cut short, as in ``resolve``: a loop rebinding a name
+        # (`t = t.replace(...)` nine times in a `for`) sees every binding from every
+        # other, and walking each order again took minutes
+        self._line_memo[key] = (result, self.kept_mask(touched), truncated)
         self.touched_param = outer | touched
         self.truncated = outer_truncated or truncated
         return result
@@ -1744,6 +1749,13 @@ class Resolver(DjangoModels, Metaclasses):
         the chains below it fit (a parameter read deep in one site's chain is read
         directly by another's, which would otherwise get nothing)."""
         hit = self._memo.get(key)
+        return (
+            hit is not None and hit[2] and len(self._active) <= REFRESH_DEPTH and key not in self._refreshed
+        )
+
+    def line_refreshes(self, key: tuple[str, str, int]) -> bool:
+        """``refreshes`` for an answer of ``resolve_line``."""
+        hit = self._line_memo.get(key)
         return (
             hit is not None and hit[2] and len(self._active) <= REFRESH_DEPTH and key not in self._refreshed
         )

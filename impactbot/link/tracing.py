@@ -147,7 +147,7 @@ class TracingResolver(Resolver):
         key = ("a", expr, scope_id, str(line))
         memo_key = (expr, scope_id, line)
         memo = self._line_memo
-        if memo_key in memo:
+        if memo_key in memo and not self.line_refreshes(memo_key):
             self._reuse(key)
             return super().resolve_line(expr, scope_id, line)
         return self._tracked(key, lambda: super(TracingResolver, self).resolve_line(expr, scope_id, line),
