@@ -846,7 +846,8 @@ class Resolver(DjangoModels, Metaclasses):
         if scope is None:
             return
         if b.kind == "global":
-            scope.globals.add(b.target)
+            if scope.kind != "module":  # `global r` at module level is allowed, and says nothing
+                scope.globals.add(b.target)
             return
         if b.kind == "nonlocal":
             scope.nonlocals.add(b.target)

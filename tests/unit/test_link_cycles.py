@@ -151,3 +151,10 @@ def test_a_loop_rebinding_a_name_many_times_is_resolved_once_per_binding() -> No
     assert {(e.source, e.target) for e in graph.edges if e.kind == "calls"} >= {
         ("m.py", "m.py::Text::replace"), ("m.py", "m.py::Text::strip")}
     assert linker.r.resolutions < 40 * rebinds
+
+
+def test_a_global_statement_at_module_level_is_read_as_nothing() -> None:
+    # allowed by Python, and a no-op: looking `r` up went from the module to the module
+    source = "class Box:\n    def open(self):\n        return self\n\n\nglobal r\nr = Box()\nr.open()\n"
+    graph = link(facts({"m.py": source}))
+    assert ("m.py", "m.py::Box::open") in {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
