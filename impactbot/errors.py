@@ -9,6 +9,10 @@ class ImpactbotError(Exception):
     exit_code = 2
 
 
+class OutOfTime(Exception):
+    """The time budget ran out in the middle of a stage (caught where the stage stops)."""
+
+
 class UsageError(ImpactbotError):
     """Bad arguments or bad input (exit 2)."""
 

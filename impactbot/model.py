@@ -464,6 +464,9 @@ class LinkedGraph:
     unresolved: tuple[tuple[str, int], ...]  # (symbol id, unresolved call count)
     calls: tuple[ResolvedCall, ...] = ()
     dangling: tuple[tuple[str, str, int], ...] = ()  # (caller id, callee expr, line)
+    # the time budget ran out while linking: the call sites not resolved by then count as
+    # unresolved (a graph cut short is never cached)
+    cut_short: bool = False
 
 
 # --------------------------------------------------------------------------- diff

@@ -77,17 +77,27 @@ class FactStore:
     skipped: dict[str, SkippedFile] = field(default_factory=dict)
     skipped_blobs: dict[str, str] = field(default_factory=dict)  # path -> the blob that failed to parse
     out_of_time: bool = False
+    linked_short: bool = False  # the budget ran out while linking: a graph lacks calls
     _memo: dict[str, FileFacts] = field(default_factory=dict)
     progress: Callable[[int, int], None] | None = None
     # graphs linked or loaded in this run, by graph key, with their traces when known
     graphs: dict[str, tuple[LinkedGraph, LinkTrace | None]] = field(default_factory=dict)
 
-    def facts_of(self, files: Mapping[str, str]) -> dict[str, FileFacts]:
-        """path -> blob id  =>  path -> facts (files that cannot be read are skipped)."""
+    def facts_of(self, files: Mapping[str, str], *, whatever_the_time: bool = False) -> dict[str, FileFacts]:
+        """path -> blob id  =>  path -> facts (files that cannot be read are skipped).
+
+        ``whatever_the_time`` reads them all even past the deadline: the changed files,
+        without which a report would say nothing at all."""
         wanted = {oid for oid in files.values() if oid not in self._memo}
         self._load_cached(wanted)
         missing = sorted(wanted - self._memo.keys())
-        self._extract(missing, files)
+        deadline = self.deadline
+        if whatever_the_time:
+            self.deadline = None
+        try:
+            self._extract(missing, files)
+        finally:
+            self.deadline = deadline
         found = {p: self._memo[oid] for p, oid in sorted(files.items()) if oid in self._memo}
         for path, facts in found.items():
             # cached facts too: a report says the same whether or not a blob was read before
@@ -203,12 +213,12 @@ def revision_graph(
     if store.cache.path is None or not settings.incremental_graphs:
         from impactbot.link import link
 
-        graph, trace = link(facts, test_layout(settings)), None  # nothing is kept: no later run derives from it
+        graph, trace = link(facts, test_layout(settings), store.deadline), None  # no later run derives from it
     else:
         from impactbot.link.incremental import link_traced, trace_to_graph
 
         graph, trace = _derived(facts, near, settings, store) or link_traced(facts, test_layout(settings))
-    if key is not None and not store.out_of_time:
+    if key is not None and not store.out_of_time and not graph.cut_short:
         store.cache.put_graph(key, graph)
         if trace is not None:
             store.cache.put_graph(trace_key(key), trace_to_graph(trace))
@@ -234,14 +244,14 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
         return base, revision_graph(changes.head, settings, store, near=(changes.base,))
     base_facts = store.facts_of(analysed_files(changes.base, settings))
     head_facts = store.facts_of(analysed_files(changes.head, settings))
-    base, head, base_encoded = link_pair(base_facts, head_facts, test_layout(settings))
+    base, head, base_encoded = link_pair(base_facts, head_facts, test_layout(settings), store.deadline)
     if not store.out_of_time:
-        if base_key is not None:
+        if base_key is not None and not base.cut_short:
             if base_encoded is None:
                 store.cache.put_graph(base_key, base)
             else:
                 store.cache.put_encoded_graph(base_key, base_encoded)
-        if head_key is not None:
+        if head_key is not None and not head.cut_short:
             store.cache.put_graph(head_key, head)
     return base, head
 
@@ -421,6 +431,16 @@ def _loud_sections(f: FileChange, name: str, repo: BlobReader | None) -> list[st
     return loud_sections(name, repo.read_blob(f.old_blob), repo.read_blob(f.new_blob))
 
 
+def _partial_reason(store: FactStore, settings: Settings) -> str | None:
+    if store.out_of_time:
+        return (f"the time budget of {settings.time_budget:g}s ran out before every file was read; "
+                "symbols in unread files are missing from this report")
+    if store.linked_short:
+        return (f"the time budget of {settings.time_budget:g}s ran out while linking the call graph; "
+                "calls not resolved by then are missing from this report")
+    return None
+
+
 def report_key(changes: ChangeSet, settings: Settings, semantic: bool) -> str | None:
     """Reports of two commits depend only on them, the settings and the versions."""
     if changes.head.worktree or settings.time_budget:
@@ -480,11 +500,7 @@ def _analyse(
     similarity = _similarity(changed, impact.impacted, embedder, repo, changes.head) if embedder else None
     ranked = rank(impact.impacted, similarity=similarity)
     shown = ranked[: settings.max_impacted]
-    partial = (
-        f"the time budget of {settings.time_budget:g}s ran out before every file was read; "
-        "symbols in unread files are missing from this report"
-        if store.out_of_time else None
-    )
+    partial = _partial_reason(store, settings)
     return Report(
         base=changes.base, head=changes.head, changed=changed, impacted=shown,
         tests=impact.tests, breaking=impact.breaking, hubs=impact.hubs,
@@ -505,10 +521,11 @@ def _impact(changes: ChangeSet, settings: Settings, store: FactStore,
     # imported here: a report served from the cache needs neither (networkx alone is 0.2 s)
     from impactbot.impact import SymbolGraph, walk
 
-    # the changed files first: if the time budget runs out, what matters most was read
-    store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob})
-    store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob})
+    # the changed files first, whatever the time budget says: they are what matters most
+    store.facts_of({f.path: f.new_blob for f in changes.files if f.new_blob}, whatever_the_time=True)
+    store.facts_of({f.old_path or f.path: f.old_blob for f in changes.files if f.old_blob}, whatever_the_time=True)
     base_graph, head_graph = _graphs(changes, settings, store)
+    store.linked_short = base_graph.cut_short or head_graph.cut_short
     changed = _with_changed_names(changed_symbols(_readable_changes(changes, store), base_graph, head_graph),
                                   changes, repo)
     head_facts = LazyFacts(analysed_files(changes.head, settings), store)

@@ -9,11 +9,13 @@ package's ``__init__``, so that ``build_native.py`` can compile it.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from impactbot.errors import OutOfTime
 from impactbot.extract import writes_init
 from impactbot.link.callbacks import TEMPLATE_METHODS, callback_arguments, template_hooks
 from impactbot.link.fixtures import (
@@ -284,9 +286,12 @@ class _Linker:
         facts: Mapping[str, FileFacts],
         resolver: Callable[[Mapping[str, FileFacts]], Resolver] = Resolver,
         layout: TestLayout = DEFAULT_LAYOUT,
+        deadline: float | None = None,
     ) -> None:
         self.facts = {p: f for p, f in facts.items() if f.language == "python"}
         self.layout = layout
+        self.deadline = deadline  # time.monotonic() past which the passes stop (see _run)
+        self.cut_short = False
         self._fixture_uses: list[Use] | None = None
         self.r = resolver(self.facts)
         self.r.fixture_users = self.fixture_uses  # what fixtures store through `request.cls` needs it
@@ -319,9 +324,17 @@ class _Linker:
 
     def _run(self, watch: SiteWatch | None) -> LinkedGraph:
         sites = self.sites()
-        results, revisit = self.first_pass(sites, watch=watch)
-        read = self.second_pass(sites, results, revisit, watch=watch)
-        self.pass_on(sites, results, read, watch=watch)
+        results: dict[int, Outcome] = {}
+        self.r.deadline = self.deadline
+        try:
+            revisit = self.first_pass(sites, watch=watch, into=results)[1]
+            read = self.second_pass(sites, results, revisit, watch=watch)
+            self.pass_on(sites, results, read, watch=watch)
+        except OutOfTime:
+            # what was resolved stands; the sites not reached are unresolved, and the
+            # edges of classes, fixtures, routes and signals are still drawn (no clock)
+            self.cut_short = True
+        self.r.deadline = None
         self.emit(sites, results)
         self.class_edges()
         self.fixture_edges()
@@ -338,6 +351,7 @@ class _Linker:
             unresolved=tuple(sorted((k, v) for k, v in self.unresolved.items() if v)),
             calls=tuple(self.calls),
             dangling=tuple(sorted(set(self.dangling))),
+            cut_short=self.cut_short,
         )
 
     def sites(self) -> list[tuple[str, CallSite]]:
@@ -350,6 +364,7 @@ class _Linker:
         *,
         watch: SiteWatch | None = None,
         known: Callable[[int], Sequence[Target] | None] | None = None,
+        into: dict[int, Outcome] | None = None,
     ) -> tuple[dict[int, Outcome], list[int]]:
         """Resolve sites in order, feeding each one's arguments into its targets' parameters.
 
@@ -357,7 +372,7 @@ class _Linker:
         resolved again (a derived graph replays only what can have changed); their
         arguments still flow, at the same point of the order.
         """
-        results: dict[int, Outcome] = {}
+        results: dict[int, Outcome] = {} if into is None else into  # filled as it goes: see _run
         revisit: list[int] = []
         self.r.collect_stores()
         for key, flow in pytest_flows(self.facts, self.layout, self.fixture_uses()):  # before any call's
@@ -367,6 +382,8 @@ class _Linker:
             if given is not None:
                 self._record_flow(path, site, given)
                 continue
+            if self.deadline is not None and not i & 255 and time.monotonic() > self.deadline:
+                raise OutOfTime
             self.r.touched_param = 0
             if watch is not None:
                 watch.begin(second=False)
@@ -489,7 +506,8 @@ class _Linker:
         """Turn resolved sites into edges, calls and unresolved counts (of ``paths`` only, if given)."""
         for i, (path, site) in enumerate(sites):
             if paths is None or path in paths:
-                self._emit(path, site, *results[i])
+                # a site the passes did not reach before the time budget ran out is unknown
+                self._emit(path, site, *results.get(i, ([], "unknown" if site.kind == "call" else "external")))
 
     def resolve_site(self, path: str, site: CallSite) -> Outcome:
         """Targets of one site and its status, outside the two passes."""
@@ -916,7 +934,9 @@ def keeps_signature(decorator: str, definition: Definition) -> bool:
     return name in TRANSPARENT_DECORATORS and not is_property
 
 
-def link(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT) -> LinkedGraph:
+def link(facts: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT,
+         deadline: float | None = None) -> LinkedGraph:
     """Resolve every call site of a revision into a graph (deterministic); ``layout``
-    says which files hold tests."""
-    return _Linker(facts, layout=layout).run()
+    says which files hold tests. Past ``deadline`` (``time.monotonic()``) the passes
+    stop and the graph says it was cut short."""
+    return _Linker(facts, layout=layout, deadline=deadline).run()

@@ -17,17 +17,19 @@ from impactbot.model import FileFacts, LinkedGraph
 # with the parent instead of receiving them pickled.
 _FACTS: Mapping[str, FileFacts] = {}
 _LAYOUT: TestLayout = DEFAULT_LAYOUT
+_DEADLINE: float | None = None  # time.monotonic() is the same clock in the forked child
 
 
 def _link_shared() -> bytes:
     from impactbot.cache import encode
     from impactbot.link import link
 
-    return encode(link(_FACTS, _LAYOUT))
+    return encode(link(_FACTS, _LAYOUT, _DEADLINE))
 
 
 def link_pair(
-    base: Mapping[str, FileFacts], head: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT
+    base: Mapping[str, FileFacts], head: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT,
+    deadline: float | None = None,
 ) -> tuple[LinkedGraph, LinkedGraph, bytes | None]:
     """(link(base), link(head)), computed in parallel where fork is available, and
     the base graph as the child encoded it for the cache (None when not forked)."""
@@ -35,14 +37,14 @@ def link_pair(
     from impactbot.link import link
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return link(base, layout), link(head, layout), None
-    global _FACTS, _LAYOUT
-    _FACTS, _LAYOUT = base, layout
+        return link(base, layout, deadline), link(head, layout, deadline), None
+    global _FACTS, _LAYOUT, _DEADLINE
+    _FACTS, _LAYOUT, _DEADLINE = base, layout, deadline
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             future = pool.submit(_link_shared)
-            head_graph = link(head, layout)
+            head_graph = link(head, layout, deadline)
             encoded = future.result()
     finally:
-        _FACTS, _LAYOUT = {}, DEFAULT_LAYOUT
+        _FACTS, _LAYOUT, _DEADLINE = {}, DEFAULT_LAYOUT, None
     return decode(encoded, LinkedGraph), head_graph, encoded

@@ -45,6 +45,7 @@ import functools
 import itertools
 import math
 import re
+import time
 import zlib
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
@@ -54,6 +55,7 @@ from typing import Any, TypeVar
 
 from mypy_extensions import mypyc_attr
 
+from impactbot.errors import OutOfTime
 from impactbot.link import django
 from impactbot.link.django import DjangoModels
 from impactbot.link.metaclasses import OBJECT_ATTRIBUTES, Metaclasses
@@ -563,6 +565,7 @@ class Resolver(DjangoModels, Metaclasses):
         self._crowded_names: frozenset[str] | None = None
         self._active: set[tuple[str, str]] = set()
         self.resolutions = 0  # expressions resolved without a memoised answer, for measuring
+        self.deadline: float | None = None  # time.monotonic() past which resolving raises OutOfTime
         self._sites_by_scope: dict[tuple[str, str], list[CallSite]] | None = None  # calls, for ``passed_through``
         self._pass_names: frozenset[str] | None = None
         self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
@@ -1729,6 +1732,9 @@ class Resolver(DjangoModels, Metaclasses):
         self.touched_param, self.truncated = 0, False
         self._active.add(key)
         self.resolutions += 1
+        if self.deadline is not None and not self.resolutions & 1023 and time.monotonic() > self.deadline:
+            self._active.discard(key)
+            raise OutOfTime  # one site's resolution can itself be long: the clock is read inside it
         try:
             result = self._resolve_uncached(expr, scope_id)
         finally:

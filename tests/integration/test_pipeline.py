@@ -1105,6 +1105,28 @@ def test_time_budget_gives_a_partial_report_never_an_all_clear(repo: RepoBuilder
     assert not any(c["change"] in ("added", "removed") for c in report["changed"])
 
 
+def test_a_time_budget_that_runs_out_while_linking_gives_a_partial_report(repo: RepoBuilder, tmp_path: Path) -> None:
+    # thousands of calls: far more than a tenth of a second of linking
+    filler = {f"gen/m{i}.py": "".join(
+        f"def f{j}(x):\n    return f{j + 1}(x) + len(x) + g{j}(x)\n\n\n" for j in range(30)) for i in range(150)}
+    repo.commit({**filler, "core.py": "def core():\n    return 1\n", "extra.py": "X = 1\n",
+                 "use.py": "from core import core\n\n\ndef use():\n    return core()\n"})
+    repo.start_branch("feature")
+    repo.commit({"core.py": "def core():\n    return 2\n"})
+    cache = tmp_path / "cache"
+    assert diff(repo.path, "main..feature", cache=cache)["status"] == "complete"
+    # every file is read from the cache; another --exclude asks for graphs not linked yet,
+    # whose link the budget stops
+    short = diff(repo.path, "main..feature", "--exclude", "extra.py", "--time-budget", "0.1", cache=cache)
+    assert short["status"] == "partial"
+    assert "ran out while linking the call graph" in short["truncated"]["reason"]
+    assert changed(short) == {"core.py::core": "modified"}
+    # a graph cut short is not kept: the same run without a budget links it whole
+    whole = diff(repo.path, "main..feature", "--exclude", "extra.py", cache=cache)
+    assert whole["status"] == "complete"
+    assert impacted(whole) == {"use.py::use": 1} and impacted(short) == {}
+
+
 def test_requirements_change_asks_for_all_tests(shop: RepoBuilder) -> None:
     shop.commit({"requirements.txt": "requests==2.0\n"})
     report = diff(shop.path, "main..feature")
