@@ -992,13 +992,17 @@ def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_fac
     paths = {c.symbol.path for c in changed} | {c.old_id.split("::", 1)[0] for c in changed if c.old_id}
     paths &= head_facts.keys() & base_facts.keys()
     lost: dict[str, set[str]] = {}
-    modules, was = indexes.head, indexes.base
     for path in sorted(paths):
-        before, now = _bound_names(path, base_facts, was), _bound_names(path, head_facts, modules)
+        before, now = _module_names(base_facts[path]), _module_names(head_facts[path])
+        # a star import: expanded where it imports a module of the repository (the
+        # indexes that needs are built only then)
+        before = _bound_names(path, base_facts, indexes.base) if before is None else before
+        now = _bound_names(path, head_facts, indexes.head) if now is None else now
         if before is not None and now is not None and before - now:
             lost[path] = before - now
     if not lost:
         return set(), set()
+    modules, was = indexes.head, indexes.base
     _reexported(lost, head_facts, base_facts, modules, was)
     stale = _Stale(base, lost, {c.old_id: c.symbol.path for c in changed if c.change == "renamed" and c.old_id},
                    modules, base_facts, was)

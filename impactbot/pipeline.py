@@ -91,13 +91,7 @@ class FactStore:
         wanted = {oid for oid in files.values() if oid not in self._memo}
         self._load_cached(wanted)
         missing = sorted(wanted - self._memo.keys())
-        deadline = self.deadline
-        if whatever_the_time:
-            self.deadline = None
-        try:
-            self._extract(missing, files)
-        finally:
-            self.deadline = deadline
+        self._extract(missing, files, None if whatever_the_time else self.deadline)
         found = {p: self._memo[oid] for p, oid in sorted(files.items()) if oid in self._memo}
         for path, facts in found.items():
             # cached facts too: a report says the same whether or not a blob was read before
@@ -120,14 +114,14 @@ class FactStore:
             self._memo[key[0]] = facts
             self.cached += 1
 
-    def _extract(self, oids: list[str], files: Mapping[str, str]) -> None:
+    def _extract(self, oids: list[str], files: Mapping[str, str], deadline: float | None) -> None:
         paths = {oid: p for p, oid in files.items()}
         fresh: dict[tuple[str, str, str], bytes] = {}
         from impactbot.extract.pool import extract_all
 
-        results = extract_all(self._readable(oids, paths), len(oids), "python")
+        results = extract_all(self._readable(oids, paths, deadline), len(oids), "python")
         for done, (oid, facts, encoded) in enumerate(results, start=1):
-            if self.deadline is not None and time.monotonic() > self.deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 self.out_of_time = True  # what was read so far is kept; the rest is reported missing
                 break
             self._memo[oid] = facts
@@ -138,10 +132,11 @@ class FactStore:
         if fresh:
             self.cache.put_encoded_facts(fresh)
 
-    def _readable(self, oids: list[str], paths: Mapping[str, str]) -> Iterator[tuple[str, bytes]]:
-        """Blob bytes to extract; stops early when the time budget runs out."""
+    def _readable(self, oids: list[str], paths: Mapping[str, str],
+                  deadline: float | None) -> Iterator[tuple[str, bytes]]:
+        """Blob bytes to extract; stops early when ``deadline`` (the time budget's) has passed."""
         for oid in oids:
-            if self.deadline is not None and time.monotonic() > self.deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 self.out_of_time = True
                 return
             data = self.repo.read_blob(oid)
