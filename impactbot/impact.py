@@ -11,6 +11,7 @@ call through ``self`` of a class the receiver cannot be reaches
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -950,13 +951,27 @@ def _stale_modules(changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, 
     for path, facts in head_facts.items():
         for imp in facts.imports:
             found = None if imp.type_only or imp.conditional else _gone_module(path, imp, gone, now, head_facts)
-            if found is None:
+            if found is None or not _importable_from(found, gone[found], path):
                 continue
             old = gone[found]
             where = f"was moved to {moved[old]}" if old in moved else "no longer exists"
             caller = path if not imp.scope else f"{path}::{imp.scope}"
             out.add(Breaking(old, caller, path, imp.line, f"imports '{found}', which {where}"))
     return out
+
+
+def _importable_from(name: str, old: str, importer: str) -> bool:
+    """Whether ``import name`` in ``importer`` found the file ``old``: not where the standard
+    library has a module of that name, and, for a file outside the repository's roots
+    (``test/ext/mypy/files/inspect.py``, data for a tool's tests), only from its own
+    directory tree, which a script or test run there has on its path."""
+    if name.partition(".")[0] in sys.stdlib_module_names:
+        return False
+    parts = old.split("/")
+    if parts[-1].startswith("__init__."):
+        parts.pop()
+    root = "/".join(parts[: max(len(parts) - len(name.split(".")), 0)])
+    return root in ("", "src", "lib") or importer.startswith(root + "/")
 
 
 def _still_a_namespace(old: str, now: ModuleIndex) -> bool:

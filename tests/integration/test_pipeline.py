@@ -163,6 +163,19 @@ def test_an_import_of_a_module_that_no_longer_exists_is_breaking(repo: RepoBuild
     ]
 
 
+def test_a_gone_module_breaks_only_the_imports_that_found_it(repo: RepoBuilder) -> None:
+    # data for a tool's tests, named like a module of the standard library, and a helper
+    # next to the scripts that import it
+    repo.commit({"tests/data/inspect.py": "X = 1\n", "scripts/helper.py": "def help():\n    return 1\n",
+                 "scripts/run.py": "import helper\n", "app/main.py": "import inspect\nimport helper\n"})
+    repo.start_branch("feature")
+    repo.commit({"tests/data/inspect.py": None, "scripts/helper.py": None})
+    report = diff(repo.path, "main..feature")
+    assert [(b["file"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("scripts/run.py", 1, "imports 'helper', which no longer exists"),
+    ]
+
+
 def test_function_moved_to_another_file_is_one_rename(shop: RepoBuilder) -> None:
     helper = "def helper(x):\n    return x + 1\n"
     shop.commit({
