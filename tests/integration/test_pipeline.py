@@ -163,6 +163,20 @@ def test_an_import_of_a_module_that_no_longer_exists_is_breaking(repo: RepoBuild
     ]
 
 
+def test_a_call_site_that_reaches_several_removed_methods_is_listed_once(repo: RepoBuilder) -> None:
+    lib = ("class Reader:\n    def close(self):\n        return 1\n\n\nclass Writer:\n    def close(self):\n"
+           "        return 2\n\n\ndef shut(handle):\n    handle.close()\n\n\n"
+           "def main():\n    shut(Reader())\n    shut(Writer())\n")
+    repo.commit({"lib.py": lib})
+    repo.start_branch("feature")
+    repo.commit({"lib.py": lib.replace("    def close(self):\n        return 1\n", "    pass\n")
+                 .replace("    def close(self):\n        return 2\n", "    pass\n")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::Reader::close", 10, "calls 'close', which was removed"),
+    ]
+
+
 def test_a_gone_module_breaks_only_the_imports_that_found_it(repo: RepoBuilder) -> None:
     # data for a tool's tests, named like a module of the standard library, and a helper
     # next to the scripts that import it
