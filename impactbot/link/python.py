@@ -1729,12 +1729,11 @@ class Resolver(DjangoModels, Metaclasses):
             self.truncated = True  # a chain this long is not knowledge either
             return {}
         outer, outer_truncated = self.touched_param, self.truncated
-        self.touched_param, self.truncated = 0, False
-        self._active.add(key)
         self.resolutions += 1
         if self.deadline is not None and not self.resolutions & 1023 and time.monotonic() > self.deadline:
-            self._active.discard(key)
             raise OutOfTime  # one site's resolution can itself be long: the clock is read inside it
+        self.touched_param, self.truncated = 0, False
+        self._active.add(key)
         try:
             result = self._resolve_uncached(expr, scope_id)
         finally:
@@ -1755,17 +1754,14 @@ class Resolver(DjangoModels, Metaclasses):
         MAX_DEPTH (kept, see ``resolve``) is, once, when asked for nearer the top, where
         the chains below it fit (a parameter read deep in one site's chain is read
         directly by another's, which would otherwise get nothing)."""
-        hit = self._memo.get(key)
-        return (
-            hit is not None and hit[2] and len(self._active) <= REFRESH_DEPTH and key not in self._refreshed
-        )
+        return self._again(self._memo.get(key), key)
 
     def line_refreshes(self, key: tuple[str, str, int]) -> bool:
         """``refreshes`` for an answer of ``resolve_line``."""
-        hit = self._line_memo.get(key)
-        return (
-            hit is not None and hit[2] and len(self._active) <= REFRESH_DEPTH and key not in self._refreshed
-        )
+        return self._again(self._line_memo.get(key), key)
+
+    def _again(self, hit: tuple[Values | None, int, bool] | None, key: tuple[str, str] | tuple[str, str, int]) -> bool:
+        return hit is not None and hit[2] and len(self._active) <= REFRESH_DEPTH and key not in self._refreshed
 
     def _resolve_uncached(self, expr: str, scope_id: str) -> Values | None:
         first = expr[:1]
