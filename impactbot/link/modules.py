@@ -19,6 +19,19 @@ def _dotted(parts: list[str]) -> str:
     return ".".join(parts)
 
 
+def _named_depth(directory: str, packages: set[str]) -> int:
+    """How many directories of a file's path its module's dotted name takes: up to the
+    topmost package above it, through any directory between without ``__init__.py``."""
+    depth = levels = 0
+    d = directory
+    while d:
+        levels += 1
+        if d in packages:
+            depth = levels
+        d = dirname(d)
+    return depth
+
+
 def _module_parts(path: str) -> list[str]:
     stem = path[: -len(".pyi")] if path.endswith(".pyi") else path[: -len(".py")]
     parts = stem.split("/")
@@ -53,11 +66,15 @@ class ModuleIndex:
             depth += 1
             d = dirname(d)
         is_init = path.rsplit("/", 1)[-1].startswith("__init__.")
-        keep = depth + (0 if is_init else 1)
+        own = 0 if is_init else 1
+        names = {_dotted(parts[len(parts) - depth - own :]) if depth + own else _dotted(parts), _dotted(parts)}
+        # a directory without __init__.py inside a package is a namespace portion of it
+        # (flask/sansio/app.py is flask.sansio.app): the name runs up to the topmost package
+        keep = _named_depth(directory, packages) + own
         canonical = _dotted(parts[len(parts) - keep :]) if keep else _dotted(parts)
         if not canonical:
             return
-        names = {canonical, _dotted(parts)}
+        names.add(canonical)
         for name in names:
             if path not in self.by_name[name]:
                 self.by_name[name].append(path)

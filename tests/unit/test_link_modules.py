@@ -25,6 +25,32 @@ def test_a_package_in_the_importers_directory_counts_too() -> None:
     assert index.paths("cfg", "ex/one/main.py") == ["ex/one/cfg/__init__.py"]
 
 
+def test_a_directory_without_init_inside_a_package_is_a_namespace_portion_of_it() -> None:
+    index = ModuleIndex.build(["src/web/__init__.py", "src/web/app.py", "src/web/sansio/app.py",
+                               "src/web/sansio/scaffold.py", "src/web/sansio/deep/more.py"])
+    assert index.paths("web.sansio.app") == ["src/web/sansio/app.py"]
+    assert index.paths("web.sansio.deep.more") == ["src/web/sansio/deep/more.py"]
+    assert index.absolute("src/web/sansio/app.py", "globals", 2) == "web.globals"
+    assert index.absolute("src/web/sansio/app.py", "scaffold", 1) == "web.sansio.scaffold"
+    # run as a script from its own directory, it still finds its neighbours by their bare names
+    assert index.paths("scaffold", "src/web/sansio/app.py") == ["src/web/sansio/scaffold.py"]
+
+
+def test_a_class_inherits_from_a_base_in_a_namespace_portion_of_its_package() -> None:
+    files = {
+        "src/web/__init__.py": "",
+        "src/web/globals.py": "def current():\n    return 1\n",
+        "src/web/sansio/app.py": ("from ..globals import current\n\n\nclass App:\n"
+                                  "    def register(self, bp):\n        return current()\n"),
+        "src/web/app.py": "from .sansio.app import App\n\n\nclass Flask(App):\n    pass\n",
+        "tests/test_app.py": "from web.app import Flask\n\n\ndef test_register():\n    Flask().register(1)\n",
+    }
+    edges = {(e.source, e.target, e.kind) for e in link(facts(files)).edges}
+    assert ("src/web/app.py::Flask", "src/web/sansio/app.py::App", "inherits") in edges
+    assert ("tests/test_app.py::test_register", "src/web/sansio/app.py::App::register", "calls") in edges
+    assert ("src/web/sansio/app.py::App::register", "src/web/globals.py::current", "calls") in edges
+
+
 def test_scripts_calling_their_own_helpers() -> None:
     files = {
         f"examples/{d}/{name}.py": text
