@@ -766,6 +766,7 @@ def breaking_calls(
                     reason = None  # the receiver may be of another class, whose method did not move
             if reason:
                 out.add(Breaking(call.target, call.caller, _path_of(head, call.caller), call.line, reason))
+        out.update(_partials_made(head, base, by_target, head_facts, base_facts or {}))
     gone = {c.symbol.id for c in changed if c.change == "removed"}
     gone |= {c.old_id for c in changed if c.change == "renamed" and c.old_id}
     callees = _callees_of(base, gone, base_facts or {}) if gone else {}
@@ -791,6 +792,96 @@ def breaking_calls(
     kept = sorted((b for b in out if not _expected_to_fail(b, head_facts)),
                   key=lambda b: (b.file, b.line, b.caller, b.target))
     return tuple(_one_per_site(kept))
+
+
+# ``partial(f, ...)`` and ``partialmethod(f, ...)``: the arguments they hold go to f when
+# what they make is called; a partialmethod's go after the instance it is read from
+PARTIAL_MAKERS = {"partial": False, "functools.partial": False,
+                  "partialmethod": True, "functools.partialmethod": True}
+
+
+def _partials_made(head: SymbolGraph, base: SymbolGraph, by_target: Mapping[str, ChangedSymbol],
+                   head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> Iterator[Breaking]:
+    """``partial(send, retries=1)`` where send no longer takes ``retries``: every call of
+    what it made fails. Listed where the partial is made, which is what to fix; the
+    arguments still missing come with each call, so only those it holds are judged."""
+    for target, c in by_target.items():
+        if c.symbol.kind not in ("function", "method") or c.symbol.signature is None:
+            continue
+        for caller, _ in head.callers(target):
+            for site, bound, maker in _partials_of(c.symbol, caller, head, head_facts):
+                reason = _holds_what_fits_none(c.symbol, site, bound)
+                if reason is None or _made_the_same_in_base(c, caller, site, bound, base, base_facts):
+                    continue
+                yield Breaking(target, caller, _path_of(head, caller), site.line, f"{reason} (bound by {maker}())")
+
+
+def _partials_of(target: Symbol, caller: str, head: SymbolGraph,
+                 facts: Mapping[str, FileFacts]) -> Iterator[tuple[CallSite, bool, str]]:
+    """The partials ``caller`` makes of ``target`` on the lines it reaches it, each as the
+    call of ``target`` with the arguments it holds, whether that call is bound, and
+    the maker's name."""
+    symbol = head.symbols.get(caller)
+    found = facts.get(symbol.path) if symbol is not None else None
+    if found is None or symbol is None:
+        return
+    scope = symbol.qualname if symbol.kind != "module" else ""
+    lines = set(head.lines(caller, target.id))
+    name = target.qualname.rsplit("::", 1)[-1]
+    for site in found.calls:
+        maker = PARTIAL_MAKERS.get(site.callee or "")
+        held = _held(site) if maker is not None and site.line in lines and site.scope == scope else None
+        if held is None or held.callee is None or held.callee.rsplit(".", 1)[-1] != name:
+            continue
+        bound = maker or _bound_by_its_receiver(target, held.callee, facts)
+        if bound is not None:
+            yield held, bound, (site.callee or "").rsplit(".", 1)[-1]
+
+
+def _bound_by_its_receiver(target: Symbol, held: str, facts: Mapping[str, FileFacts]) -> bool | None:
+    """Whether ``partial(held, ...)`` passes an instance first: a function does not, a
+    method read from ``self`` or an object does, one read from its class does not
+    (but a classmethod does). None when that cannot be told."""
+    if target.kind != "method":
+        return False
+    definition = _definition_of(target, facts)
+    if definition is None or "." not in held:
+        return None
+    kind = _method_kind(definition)
+    if kind != "instance":
+        return kind == "class"
+    receiver = held.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+    if receiver in ("self", "cls"):
+        return receiver == "self"
+    return None if receiver[:1].isupper() else True
+
+
+def _holds_what_fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:
+    """Why the arguments a partial holds fit no signature of ``target``, whatever the
+    calls of the partial add: too many by position, or a keyword it does not take."""
+    reason = _fits_none(target, site, bound)
+    return None if reason is None or reason.startswith("missing required") else reason
+
+
+def _made_the_same_in_base(c: ChangedSymbol, caller: str, site: CallSite, bound: bool, base: SymbolGraph,
+                           base_facts: Mapping[str, FileFacts]) -> bool:
+    """The same partial was made in base, where it did not fit either: not this change's doing."""
+    old = base.symbols.get(c.old_id or c.symbol.id)
+    symbol = base.symbols.get(caller)
+    facts = base_facts.get(symbol.path) if symbol is not None else None
+    if old is None or old.signature is None or facts is None:
+        return False
+    made = (_held(s) for s in facts.calls if PARTIAL_MAKERS.get(s.callee or "") is not None)
+    return any(m is not None and _shape(m) == _shape(site) for m in made) \
+        and _holds_what_fits_none(old, site, bound) is not None
+
+
+def _held(site: CallSite) -> CallSite | None:
+    """A partial's making, as the call of what it holds (see :func:`_partials_of`)."""
+    if site.star or not site.args or site.args[0] is None:
+        return None
+    return CallSite(site.scope, site.args[0], site.line, positional=site.positional - 1, keywords=site.keywords,
+                    starstar=site.starstar, args=site.args[1:], kwargs=site.kwargs)
 
 
 def _one_per_site(found: Iterable[Breaking]) -> Iterator[Breaking]:

@@ -2421,3 +2421,47 @@ def test_a_callback_that_may_be_one_of_several_is_checked_against_those_it_fits(
     repo.commit({"conv.py": both})
     reasons = {(b["target"], b["line"]) for b in diff(repo.path, "main..feature")["breaking"]}
     assert ("conv.py::to_int", 9) in reasons and ("conv.py::pipe_converter", 9) in reasons
+
+
+def test_arguments_a_partial_holds_are_checked_against_the_new_signature(repo: RepoBuilder) -> None:
+    core = ("from functools import partial, partialmethod\n\n\n"
+            "def send(msg, retries=3, timeout=10):\n    return msg\n\n\n"
+            "class Conn:\n    def _set(self, state, loud=False):\n        self.state = state\n\n"
+            "    opened = partialmethod(_set, True, loud=True)\n\n"
+            "    def closer(self):\n        return partial(self._set, False, loud=False)\n")
+    use = ("import functools\nfrom functools import partial\n\nfrom core import send\n\n"
+           "quick = partial(send, retries=1)\nslow = functools.partial(send, timeout=100)\n"
+           "three = partial(send, 'a', 2, 3)\nlater = partial(send, 'b')\n\n\n"
+           "def go():\n    return quick('x'), slow('y'), three(), later()\n")
+    repo.commit({"core.py": core, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"core.py": core.replace("def send(msg, retries=3, timeout=10)", "def send(msg, attempts=3)")
+                 .replace("def _set(self, state, loud=False)", "def _set(self, state)")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("core.py::Conn", "core.py::Conn::_set", 12, "unexpected keyword argument 'loud' (bound by partialmethod())"),
+        ("core.py::Conn::closer", "core.py::Conn::_set", 15, "unexpected keyword argument 'loud' (bound by partial())"),
+        ("use.py", "core.py::send", 6, "unexpected keyword argument 'retries' (bound by partial())"),
+        ("use.py", "core.py::send", 7, "unexpected keyword argument 'timeout' (bound by partial())"),
+        ("use.py", "core.py::send", 8, "takes 2 positional arguments but 3 were given (bound by partial())"),
+    ]  # `partial(send, 'b')` holds what send still takes; its call passes the rest
+
+
+def test_methods_moved_up_into_a_base_in_a_namespace_portion_are_not_breaking(repo: RepoBuilder) -> None:
+    # flask 3.0: Flask's setup methods moved to App in flask/sansio/, which has no __init__.py
+    app = ("class Flask:\n    def __init__(self, name):\n        self.name = name\n\n"
+           "    def register_blueprint(self, bp):\n        return bp\n\n"
+           "    def route(self, rule):\n        return rule\n")
+    test = ("from web.app import Flask\n\n\ndef test_blueprints():\n"
+            "    app = Flask('x')\n    app.register_blueprint(1)\n    assert app.route('/')\n")
+    repo.commit({"src/web/__init__.py": "", "src/web/app.py": app, "tests/test_app.py": test})
+    repo.start_branch("feature")
+    repo.commit({
+        "src/web/sansio/app.py": "class App:\n" + app.split("\n", 1)[1].split("\n    def route")[0] + "\n",
+        "src/web/app.py": "from .sansio.app import App\n\n\nclass Flask(App):\n"
+                          "    def route(self, rule):\n        return rule\n",
+    })
+    report = diff(repo.path, "main..feature")
+    assert {c["id"]: c["change"] for c in report["changed"]}["src/web/app.py::Flask::register_blueprint"] == "removed"
+    assert report["breaking"] == []
+    assert "tests/test_app.py::test_blueprints" in report["tests"]
