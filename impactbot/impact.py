@@ -11,6 +11,7 @@ call through ``self`` of a class the receiver cannot be reaches
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -77,6 +78,7 @@ class SymbolGraph:
             else:
                 self.graph.add_edge(e.source, e.target, kinds={e.kind: e.confidence})
         self.unresolved = dict(linked.unresolved)
+        self.class_reads: dict[str, list[NameRead]] = {}  # class id -> reads of its names as Class.NAME
         self._call_lines: dict[tuple[str, str], tuple[int, ...]] | None = None
         self._wrapped_lines: dict[str, set[int]] | None = None
         self._calls_by_caller: dict[str, list[ResolvedCall]] | None = None
@@ -102,6 +104,8 @@ class SymbolGraph:
         """Join each reader of a changed module- or class-level name to the module or
         class that binds it."""
         for read in reads:
+            if read.through_class:
+                self.class_reads.setdefault(read.owner, []).append(read)
             owner = read.owner
             if read.reader in self.symbols and owner in self.symbols and read.reader != owner:
                 if self.graph.has_edge(read.reader, owner):
@@ -789,6 +793,7 @@ def breaking_calls(
     out.update(b for b in imports if (b.file, b.target) not in called)
     out.update(b for b in reads if (b.file, b.line, b.target) not in lines)
     out.update(_stale_modules(changed, head_facts, base_facts or {}, modules))
+    out.update(_stale_class_reads(head, changed, head_facts, base_facts or {}))
     kept = sorted((b for b in out if not _expected_to_fail(b, head_facts)),
                   key=lambda b: (b.file, b.line, b.caller, b.target))
     return tuple(_one_per_site(kept))
@@ -1233,6 +1238,70 @@ class _Stale:
             where = f"was moved to {self.moved[target]}" if target in self.moved else f"{home} no longer defines"
             yield Breaking(target if target in self.base.symbols else home, caller, path, line,
                            f"{verb} '{name}', which {where}")
+
+
+def _stale_class_reads(head: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_facts: Mapping[str, FileFacts],
+                       base_facts: Mapping[str, FileFacts]) -> Iterator[Breaking]:
+    """``Color.GREEN`` or ``Settings.TIMEOUT`` where the class's body no longer binds the
+    name and nothing else gives it one: AttributeError where it is read."""
+    for c in changed:
+        if c.symbol.kind != "class" or c.change != "modified" or not c.names or c.symbol.id not in head.class_reads:
+            continue
+        reads = head.class_reads[c.symbol.id]
+        stored = _stored_from_outside(c.symbol, {c.symbol.path} | {_path_of(head, r.reader) for r in reads},
+                                      head_facts)
+        if stored is None:
+            continue
+        lost = _class_names_lost(c.symbol, head, head_facts, base_facts) - stored
+        for read in reads:
+            if read.name in lost:
+                yield Breaking(c.symbol.id, read.reader, _path_of(head, read.reader), read.line,
+                               f"reads '{read.name}', which {c.symbol.id} no longer defines")
+
+
+# bases from outside the repository that give their subclasses no names a class body
+# could have bound (but their own methods, which a class-level name shadowed)
+_NAMELESS_BASES = frozenset({"object", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})
+_ENUM_TYPES = (enum.IntFlag, getattr(enum, "StrEnum", enum.Enum))  # what those give (str's from 3.11)
+
+
+def _class_names_lost(cls: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts],
+                      base_facts: Mapping[str, FileFacts]) -> set[str]:
+    """Names the class's body bound in base (not by a def) that neither it nor any base
+    binds in head; none when a base from outside the repository or a metaclass may."""
+    old, new = base_facts.get(cls.path), head_facts.get(cls.path)
+    if old is None or new is None:
+        return set()
+    lost = {b.target for b in old.bindings if b.scope == cls.qualname and b.kind != "annotation"
+            and b.target.isidentifier() and not b.target.startswith("__")}
+    for ancestor in _class_and_bases(head, cls.id):
+        facts = head_facts.get(ancestor.path)
+        definition = _definition_of(ancestor, head_facts)
+        if facts is None or definition is None or definition.metaclass is not None:
+            return set()
+        resolved = {b.rsplit("::", 1)[-1] for b in head.bases(ancestor.id)}
+        outside = [b for b in definition.bases if b.split("[", 1)[0].rsplit(".", 1)[-1] not in resolved]
+        if any(b.split("[", 1)[0].rsplit(".", 1)[-1] not in _NAMELESS_BASES for b in outside):
+            return set()
+        lost -= {b.target for b in facts.bindings if b.scope == ancestor.qualname}
+        lost -= {d.name for d in facts.definitions if d.parent == ancestor.qualname}
+    return {name for name in lost if not any(hasattr(base, name) for base in _ENUM_TYPES)}
+
+
+def _stored_from_outside(cls: Symbol, paths: Iterable[str], head_facts: Mapping[str, FileFacts]) -> set[str] | None:
+    """Names set on the class from elsewhere (``Settings.TIMEOUT = 5``) in these files;
+    None (any name) when its module calls ``setattr``."""
+    name = cls.qualname.rsplit("::", 1)[-1]
+    out: set[str] = set()
+    for path in paths:
+        facts = head_facts.get(path)
+        for site in facts.calls if facts is not None else ():
+            callee = site.callee or ""
+            if site.kind == "store" and callee.rpartition(".")[0].rsplit(".", 1)[-1] == name:
+                out.add(callee.rpartition(".")[2])
+            elif path == cls.path and site.kind == "call" and callee.rsplit(".", 1)[-1] == "setattr":
+                return None
+    return out
 
 
 def _module_read(modules: ModuleIndex, path: str, site: CallSite, imported: Mapping[tuple[str, str], Import],

@@ -497,6 +497,7 @@ class NameRead:
     owner: str
     name: str
     line: int
+    through_class: bool = False  # read as ``Class.NAME``: only the class (or a base) can bind it
 
 
 # ------------------------------------------------------------------------- impact

@@ -564,12 +564,16 @@ def _name_reads(changed: Sequence[ChangedSymbol], head: Revision, settings: Sett
     classes = {c.symbol.id: c.names for c in changed if c.names and c.symbol.kind == "class"}
     if not modules and not classes:
         return ()
-    from impactbot.link.reads import attribute_readers, readers
+    from impactbot.link.reads import attribute_readers, class_readers, readers
 
     files = analysed_files(head, settings)
     facts = store.facts_of(files)
-    return readers(modules, facts, lambda path: repo.read_blob(files[path])) + attribute_readers(
-        classes, facts, subclasses)
+
+    def source(path: str) -> bytes:
+        return repo.read_blob(files[path])
+
+    return readers(modules, facts, source) + attribute_readers(classes, facts, subclasses) + class_readers(
+        classes, facts, source, subclasses)
 
 
 def _readable_changes(changes: ChangeSet, store: FactStore) -> ChangeSet:

@@ -256,6 +256,73 @@ def attribute_readers(
     return tuple(sorted(found.values(), key=lambda r: (r.reader, r.owner, r.name)))
 
 
+def class_readers(
+    changed: Mapping[str, Collection[str]],
+    facts: Mapping[str, FileFacts],
+    source: Callable[[str], bytes],
+    subclasses: Callable[[str], Iterable[str]],
+) -> tuple[NameRead, ...]:
+    """Code that reads a changed class-level name through the class's own name
+    (``Color.GREEN``, ``conf.Settings.TIMEOUT``), or a subclass's that does not bind
+    it again; once per (reader, class, name), first line kept. Each read is marked
+    ``through_class``: no instance attribute can stand in for the name there.
+
+    As for :func:`readers`, files are parsed only when they bind the class's name or
+    import its module, and their bytes hold one of the names looked for.
+    """
+    read_as: dict[str, tuple[str, frozenset[str]]] = {}  # class id -> (changed class, names it inherits)
+    for owner, names in sorted(changed.items()):
+        for cls, live in _inheriting(owner, frozenset(names), facts, subclasses):
+            read_as.setdefault(cls, (owner, live))
+    tops: dict[str, set[str]] = defaultdict(set)  # module path -> the names of its classes read from
+    for cls in read_as:
+        path, _, qualname = cls.partition("::")
+        tops[path].add(qualname.split("::", 1)[0])
+    modules = {path: frozenset(names) for path, names in tops.items()}
+    index = ModuleIndex.build(facts)
+    bound = _bound(modules, facts, index)
+    wanted = frozenset(name for _, live in read_as.values() for name in live)
+    scan = _Scan(source)
+    found: dict[tuple[str, str, str], NameRead] = {}
+    for path in sorted(facts):
+        naming = _ClassNames(bound.get(path, {}), _module_objects(path, facts[path], index, modules))
+        if not naming:
+            continue
+        for text, line in scan.reads(path, wanted):
+            obj, _, name = text.rpartition(".")
+            if not obj:
+                continue  # a bare name: a module-level one, or the class body's own
+            scopes = scan.scopes(path, facts[path])
+            scope = scopes.at(line)
+            owner, live = read_as.get(naming.resolve(obj, scope, scopes) or "", ("", frozenset()))
+            if name in live:
+                reader = symbol_id(path, scope.qualname) if scope is not None else path
+                found.setdefault((reader, owner, name), NameRead(reader, owner, name, line, through_class=True))
+    return tuple(sorted(found.values(), key=lambda r: (r.reader, r.owner, r.name)))
+
+
+class _ClassNames:
+    """How one file names classes of the repository: names bound to them (imported, or
+    defined in it), and names of the modules that define them."""
+
+    def __init__(self, bound: Mapping[tuple[str, str], Origin], objects: Mapping[str, str]) -> None:
+        self.bound, self.objects = bound, objects
+
+    def __bool__(self) -> bool:
+        return bool(self.bound or self.objects)
+
+    def resolve(self, obj: str, scope: Definition | None, scopes: _Scopes) -> str | None:
+        """The id of the class ``obj`` names (``Settings``, ``conf.Settings``,
+        ``Outer.Inner``) where it is read, or None."""
+        parts = obj.split(".")
+        for k in range(len(parts) - 1, 0, -1):
+            module = self.objects.get(".".join(parts[:k]))
+            if module is not None:
+                return f"{module}::{'::'.join(parts[k:])}"
+        origin = scopes.origin(self.bound, scope, parts[0]) if scope is not None else self.bound.get(("", parts[0]))
+        return None if origin is None else f"{origin[0]}::{'::'.join([origin[1], *parts[1:]])}"
+
+
 def _inheriting(owner: str, names: frozenset[str], facts: Mapping[str, FileFacts],
                 subclasses: Callable[[str], Iterable[str]]) -> Iterator[tuple[str, frozenset[str]]]:
     """The class and every subclass below it, each with the names it still inherits."""

@@ -313,3 +313,27 @@ def test_methods_reading_a_changed_class_attribute_are_impacted(repo: RepoBuilde
     }
     assert by_id["retry.py::Patient::plan"]["paths"] == [["retry.py::Patient::plan", "retry.py::Retry"]]
     assert by_id["use.py::run"]["paths"] == [["use.py::run", "retry.py::Patient::plan", "retry.py::Retry"]]
+
+
+def test_reads_through_a_class_name_follow_imports_subclasses_and_scopes(repo: RepoBuilder) -> None:
+    base = "class Retry:\n    attempts = 3\n    delay = 1\n\n\nclass Patient(Retry):\n    pass\n\n\n" \
+           "class Stubborn(Retry):\n    attempts = 9\n"
+    use = ("import retry as policy\nfrom retry import Patient, Retry, Stubborn\n\n\n"
+           "def direct():\n    return Retry.attempts\n\n\n"
+           "def through_module():\n    return policy.Retry.attempts\n\n\n"
+           "def inherited():\n    return Patient.attempts\n\n\n"
+           "def own_value():\n    return Stubborn.attempts\n\n\n"
+           "def other_name():\n    return Retry.delay\n\n\n"
+           "def hidden(Retry):\n    return Retry.attempts\n\n\n"
+           "def local():\n    from other import Retry\n    return Retry.attempts\n\n\n"
+           "LIMIT = Retry.attempts * 2\n")
+    repo.commit({"retry.py": base, "use.py": use, "other.py": "class Retry:\n    attempts = 1\n"})
+    repo.start_branch("feature")
+    repo.commit({"retry.py": base.replace("attempts = 3", "attempts = 5")})
+    report = diff(repo.path)
+    by_id = {i["id"]: i for i in report["impacted"]}
+    # not own_value (Stubborn binds its own), other_name (delay is unchanged), hidden (a
+    # parameter of that name) or local (another module's Retry)
+    assert {"use.py::direct", "use.py::through_module", "use.py::inherited", "use.py"} <= set(by_id)
+    assert not {"use.py::own_value", "use.py::other_name", "use.py::hidden", "use.py::local"} & set(by_id)
+    assert by_id["use.py::inherited"]["paths"] == [["use.py::inherited", "retry.py::Retry"]]

@@ -2465,3 +2465,90 @@ def test_methods_moved_up_into_a_base_in_a_namespace_portion_are_not_breaking(re
     assert {c["id"]: c["change"] for c in report["changed"]}["src/web/app.py::Flask::register_blueprint"] == "removed"
     assert report["breaking"] == []
     assert "tests/test_app.py::test_blueprints" in report["tests"]
+
+
+CLASS_NAMES = """from enum import Enum
+
+import vendor
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Base:
+    LIMIT = 1
+
+
+class Config(Base):
+    TIMEOUT = 5
+    LIMIT = 2
+
+
+class Remote(vendor.Client):
+    SIZE = 3
+
+
+class Late:
+    MODE = 1
+"""
+
+CLASS_READERS = """from pkg import core
+from pkg.core import Color, Config as Settings, Late, Remote
+
+
+def paint():
+    return Color.GREEN
+
+
+def timeout():
+    return Settings.TIMEOUT, Settings.LIMIT
+
+
+def qualified():
+    return core.Config.TIMEOUT
+
+
+def remote():
+    return Remote.SIZE
+
+
+def late():
+    Late.MODE = 3
+    return Late.MODE
+
+
+def unrelated(color):
+    return color.GREEN
+"""
+
+
+def test_reads_of_a_class_level_name_through_the_class_are_impacted(repo: RepoBuilder) -> None:
+    tests = "from pkg.use import paint, timeout\n\n\ndef test_paint():\n    assert paint()\n\n\n" \
+            "def test_timeout():\n    assert timeout()\n"
+    repo.commit({"pkg/__init__.py": "", "pkg/core.py": CLASS_NAMES, "pkg/use.py": CLASS_READERS,
+                 "tests/test_use.py": tests})
+    repo.start_branch("feature")
+    repo.commit({"pkg/core.py": CLASS_NAMES.replace("GREEN = 2", "GREEN = 3").replace("TIMEOUT = 5", "TIMEOUT = 6")})
+    report = diff(repo.path, "main..feature")
+    assert set(impacted(report)) == {"pkg/use.py::paint", "pkg/use.py::timeout", "pkg/use.py::qualified",
+                                     "tests/test_use.py::test_paint", "tests/test_use.py::test_timeout"}
+    assert report["breaking"] == []
+
+
+def test_a_class_level_name_the_class_no_longer_binds_breaks_its_reads(repo: RepoBuilder) -> None:
+    repo.commit({"pkg/__init__.py": "", "pkg/core.py": CLASS_NAMES, "pkg/use.py": CLASS_READERS})
+    repo.start_branch("feature")
+    repo.commit({"pkg/core.py": CLASS_NAMES.replace("    GREEN = 2\n", "    BLUE = 2\n")
+                 .replace("    TIMEOUT = 5\n    LIMIT = 2\n", "    DELAY = 5\n")
+                 .replace("    SIZE = 3\n", "    SIZES = 3\n").replace("    MODE = 1\n", "    MODES = 1\n")})
+    report = diff(repo.path, "main..feature")
+    # LIMIT is still Base's, Remote's base may give SIZE, and late() sets MODE itself
+    assert [(b["caller"], b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("pkg/use.py::paint", "pkg/core.py::Color", 6, "reads 'GREEN', which pkg/core.py::Color no longer defines"),
+        ("pkg/use.py::timeout", "pkg/core.py::Config", 10,
+         "reads 'TIMEOUT', which pkg/core.py::Config no longer defines"),
+        ("pkg/use.py::qualified", "pkg/core.py::Config", 14,
+         "reads 'TIMEOUT', which pkg/core.py::Config no longer defines"),
+    ]
