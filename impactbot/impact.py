@@ -12,11 +12,12 @@ call through ``self`` of a class the receiver cannot be reaches
 from __future__ import annotations
 
 import enum
+import importlib
 import sys
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import networkx as nx
 
@@ -1655,7 +1656,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                   callees: Mapping[tuple[str, str], set[str]], left: _LeftBehind,
                   moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
-    if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts, left):
+    if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts, left) \
+            or _given_by_a_standard_base(removed, head, head_facts):
         return
     name = removed.qualname.rsplit("::", 1)[-1]
     if "::" in removed.qualname and name in _OBJECT_DUNDERS:
@@ -1734,6 +1736,61 @@ def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[
         or (b.scope.startswith(inside) and b.target.count(".") == 1 and b.target.endswith("." + name))
         for b in facts.bindings
     )
+
+
+def _given_by_a_standard_base(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
+    """A removed method its class, in head, still gets from a standard-library base
+    (Django's backport of ``assertNoLogs`` gone, ``unittest.TestCase`` has it; a
+    Python 2 ``write`` gone, ``io.TextIOWrapper`` has it)."""
+    owner, _, name = removed.qualname.rpartition("::")
+    if not owner:
+        return False
+    for cls in _class_and_bases(head, f"{removed.path}::{owner}"):
+        definition, facts = _definition_of(cls, head_facts), head_facts.get(cls.path)
+        if definition is None or facts is None:
+            continue
+        resolved = {b.rsplit("::", 1)[-1] for b in head.bases(cls.id)}
+        for base in definition.bases:
+            expr = base.split("[", 1)[0]
+            if expr.rsplit(".", 1)[-1] not in resolved and hasattr(_standard_class(_imported_as(expr, facts)), name):
+                return True
+    return False
+
+
+def _imported_as(expr: str, facts: FileFacts) -> str | None:
+    """The dotted path a name read at module level stands for through the module's
+    imports (``TextIOWrapper`` from ``from io import TextIOWrapper`` is io.TextIOWrapper)."""
+    first, _, rest = expr.partition(".")
+    imp = next((i for i in facts.imports if not i.scope and i.bound_name == first and not i.level), None)
+    if imp is None:
+        return None
+    if imp.name is not None:
+        found = f"{imp.module}.{imp.name}"
+    elif imp.alias:
+        found = imp.module
+    else:
+        return expr  # `import a.b` binds a: the expr is the path
+    return f"{found}.{rest}" if rest else found
+
+
+_NOT_IMPORTED = frozenset({"antigravity", "this", "__main__", "idlelib", "turtledemo"})  # they act when imported
+
+
+@lru_cache(maxsize=256)
+def _standard_class(dotted: str | None) -> type | None:
+    """The standard library's class at a dotted path, or None."""
+    parts = (dotted or "").split(".")
+    if parts[0] not in sys.stdlib_module_names or parts[0] in _NOT_IMPORTED:
+        return None
+    for k in range(len(parts) - 1, 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:k]))
+            for attr in parts[k:]:
+                found = getattr(found, attr)
+        except Exception:  # a module of another platform, or no such name
+            continue
+        return found if isinstance(found, type) else None
+    return None
 
 
 @dataclass(frozen=True)
