@@ -51,7 +51,8 @@ def readers(
         found: dict[tuple[str, str, str], NameRead] = {}
         rebound: dict[str, set[str]] = defaultdict(set)
         for path in sorted(facts):
-            objects = _module_objects(path, facts[path], index, frozen)
+            objects: dict[str, str | tuple[str, ...]] = {**_module_objects(path, facts[path], index, frozen),
+                                                         **_settings_objects(facts[path], frozen)}
             for read, module_level in _reads_in(path, facts[path], bound.get(path, {}), objects, frozen, scan):
                 if module_level:
                     rebound[path].update(scan.assigned_at(path, read.line))
@@ -163,10 +164,32 @@ def _module_objects(path: str, facts: FileFacts, index: ModuleIndex,
     return out
 
 
-def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origin], objects: Mapping[str, str],
-              changed: Mapping[str, frozenset[str]], scan: _Scan) -> Iterator[tuple[NameRead, bool]]:
-    """The reads of changed names in one file, each with whether it is module-level code."""
-    wanted = frozenset({name for _, name in bound} | {name for module in objects.values() for name in changed[module]})
+def _settings_objects(facts: FileFacts, changed: Mapping[str, frozenset[str]]) -> dict[str, tuple[str, ...]]:
+    """``settings`` of ``from django.conf import settings``: a read of ``settings.NAME``
+    reads NAME of the project's settings module, which is any changed ``settings.py``
+    (or module of a ``settings/`` package, or Django's own ``global_settings.py``)."""
+    names = {imp.bound_name for imp in facts.imports
+             if imp.module == "django.conf" and imp.name == "settings" and not imp.type_only}
+    if not names:
+        return {}
+    modules = tuple(sorted(p for p in changed if _is_settings_module(p)))
+    return {name: modules for name in names} if modules else {}
+
+
+def _is_settings_module(path: str) -> bool:
+    parts = path.removesuffix(".py").split("/")
+    return parts[-1] in ("settings", "global_settings") or "settings" in parts[:-1]
+
+
+def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origin],
+              objects: Mapping[str, str | tuple[str, ...]], changed: Mapping[str, frozenset[str]],
+              scan: _Scan) -> Iterator[tuple[NameRead, bool]]:
+    """The reads of changed names in one file, each with whether it is module-level code.
+    ``objects`` maps how the file names modules (``conf`` in ``conf.TIMEOUT``) to the
+    module, or the modules, it reads."""
+    modules_read = {obj: (found,) if isinstance(found, str) else found for obj, found in objects.items()}
+    wanted = frozenset({name for _, name in bound}
+                       | {name for found in modules_read.values() for module in found for name in changed[module]})
     if not wanted:
         return
     reads = scan.reads(path, wanted)
@@ -178,9 +201,9 @@ def _reads_in(path: str, facts: FileFacts, bound: Mapping[tuple[str, str], Origi
         reader = symbol_id(path, scope.qualname) if scope is not None else path
         obj, _, name = text.rpartition(".")
         if obj:
-            module = objects.get(obj)
-            if module is not None and name in changed[module]:
-                yield NameRead(reader, module, name, line), scope is None
+            for module in modules_read.get(obj, ()):
+                if name in changed[module]:
+                    yield NameRead(reader, module, name, line), scope is None
             continue
         origin = scopes.origin(bound, scope, name) if scope is not None else bound.get(("", name))
         if origin is not None:

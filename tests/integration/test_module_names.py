@@ -86,6 +86,10 @@ def diff(repo: Path, *args: str) -> dict[str, Any]:
     return report
 
 
+def impacted(report: dict[str, Any]) -> dict[str, int]:
+    return {i["id"]: i["depth"] for i in report["impacted"]}
+
+
 def _branch(repo: RepoBuilder, files: dict[str, str | None]) -> None:
     repo.commit(dict(FILES))
     repo.start_branch("feature")
@@ -337,3 +341,22 @@ def test_reads_through_a_class_name_follow_imports_subclasses_and_scopes(repo: R
     assert {"use.py::direct", "use.py::through_module", "use.py::inherited", "use.py"} <= set(by_id)
     assert not {"use.py::own_value", "use.py::other_name", "use.py::hidden", "use.py::local"} & set(by_id)
     assert by_id["use.py::inherited"]["paths"] == [["use.py::inherited", "retry.py::Retry"]]
+
+
+def test_django_settings_read_through_django_conf_are_reads_of_the_settings_module(repo: RepoBuilder) -> None:
+    views = ("from django.conf import settings\nfrom django.conf import settings as conf\n\n\n"
+             "def page():\n    return settings.PAGE_SIZE\n\n\n"
+             "def aliased():\n    return conf.PAGE_SIZE\n\n\n"
+             "def debug():\n    return settings.DEBUG\n")
+    tests = ("from django.test import TestCase\n\nfrom shop.views import debug, page\n\n\n"
+             "class ViewTests(TestCase):\n    def test_page(self):\n        self.assertEqual(page(), 10)\n\n"
+             "    def test_debug(self):\n        self.assertFalse(debug())\n")
+    repo.commit({"mysite/__init__.py": "", "mysite/settings/__init__.py": "from .base import *\n",
+                 "mysite/settings/base.py": "DEBUG = False\nPAGE_SIZE = 10\n", "shop/__init__.py": "",
+                 "shop/views.py": views, "shop/tests.py": tests})
+    repo.start_branch("feature")
+    repo.commit({"mysite/settings/base.py": "DEBUG = False\nPAGE_SIZE = 20\n"})
+    report = diff(repo.path)
+    assert set(impacted(report)) == {"shop/views.py::page", "shop/views.py::aliased",
+                                     "shop/tests.py::ViewTests::test_page"}
+    assert report["tests"] == ["shop/tests.py::ViewTests::test_page"]
