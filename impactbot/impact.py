@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import importlib
 import sys
+import typing
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1789,6 +1790,7 @@ def _standard_class(dotted: str | None) -> type | None:
                 found = getattr(found, attr)
         except Exception:  # a module of another platform, or no such name
             continue
+        found = found if isinstance(found, type) else typing.get_origin(found)  # typing.MutableMapping
         return found if isinstance(found, type) else None
     return None
 
