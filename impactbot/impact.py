@@ -11,6 +11,7 @@ call through ``self`` of a class the receiver cannot be reaches
 
 from __future__ import annotations
 
+import abc
 import enum
 import importlib
 import sys
@@ -796,6 +797,7 @@ def breaking_calls(
     out.update(b for b in reads if (b.file, b.line, b.target) not in lines)
     out.update(_stale_modules(changed, head_facts, base_facts or {}, modules))
     out.update(_stale_class_reads(head, changed, head_facts, base_facts or {}))
+    out.update(_left_abstract(head, base, changed, head_facts, base_facts or {}))
     kept = sorted((b for b in out if not _expected_to_fail(b, head_facts)),
                   key=lambda b: (b.file, b.line, b.caller, b.target))
     return tuple(_one_per_site(kept))
@@ -1304,6 +1306,78 @@ def _stored_from_outside(cls: Symbol, paths: Iterable[str], head_facts: Mapping[
             elif path == cls.path and site.kind == "call" and callee.rsplit(".", 1)[-1] == "setattr":
                 return None
     return out
+
+
+def _left_abstract(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedSymbol, ...],
+                   head_facts: Mapping[str, FileFacts], base_facts: Mapping[str, FileFacts]) -> Iterator[Breaking]:
+    """A method made abstract (``@abstractmethod`` added, or a new abstract method) on
+    a class under ``ABCMeta``: making a subclass that does not implement it raises
+    TypeError. Listed where such a subclass is made."""
+    for c in changed:
+        if c.symbol.kind != "method" or c.change not in ("added", "modified"):
+            continue
+        if not _is_abstract(_definition_of(c.symbol, head_facts)) \
+                or _is_abstract(_definition_of(base.symbols.get(c.symbol.id), base_facts)):
+            continue
+        owner = f"{c.symbol.path}::{c.symbol.qualname.rpartition('::')[0]}"
+        if not _under_abcmeta(head, owner, head_facts):
+            continue
+        name = c.symbol.qualname.rsplit("::", 1)[-1]
+        for sub in _left_without(head, owner, name, head_facts):
+            made = sub.qualname.rsplit("::", 1)[-1]
+            reason = f"makes a {made}, whose method '{name}' is abstract now" if sub.id == owner \
+                else f"makes a {made}, which does not implement the abstract method '{name}'"
+            for call in head.linked.calls:
+                if call.target == sub.id and not call.guess and call.site.kind == "call":
+                    yield Breaking(c.symbol.id, call.caller, _path_of(head, call.caller), call.line, reason)
+
+
+def _is_abstract(definition: Definition | None) -> bool:
+    return definition is not None and any(
+        d.removesuffix("()").rsplit(".", 1)[-1] == "abstractmethod" for d in definition.decorators)
+
+
+def _under_abcmeta(head: SymbolGraph, class_id: str, head_facts: Mapping[str, FileFacts]) -> bool:
+    """Whether the class is made by ``ABCMeta``, the metaclass that enforces abstract methods."""
+    for cls in _class_and_bases(head, class_id):
+        definition, facts = _definition_of(cls, head_facts), head_facts.get(cls.path)
+        if definition is None or facts is None:
+            continue
+        if definition.metaclass is not None and definition.metaclass.rsplit(".", 1)[-1] == "ABCMeta":
+            return True
+        for expr in definition.bases:
+            found = _standard_class(_imported_as(expr.split("[", 1)[0], facts))
+            if isinstance(found, abc.ABCMeta):
+                return True
+    return False
+
+
+def _left_without(head: SymbolGraph, owner: str, name: str, head_facts: Mapping[str, FileFacts]) -> Iterator[Symbol]:
+    """``owner`` and those of its subclasses that neither they nor a class between them
+    and it (or beside it) implement ``name`` in."""
+    above = {cls.id for cls in _class_and_bases(head, owner)}
+    if owner in head.symbols:
+        yield head.symbols[owner]
+    seen, todo = {owner}, deque(head.subclasses(owner))
+    while todo:
+        sub = todo.popleft()
+        if sub in seen:
+            continue
+        seen.add(sub)
+        if any(_binds(cls, name, head_facts) for cls in _class_and_bases(head, sub) if cls.id not in above):
+            continue  # implemented here (or by a mixin): its own subclasses inherit that
+        symbol = head.symbols.get(sub)
+        if symbol is not None:
+            yield symbol
+        todo.extend(head.subclasses(sub))
+
+
+def _binds(cls: Symbol, name: str, head_facts: Mapping[str, FileFacts]) -> bool:
+    facts = head_facts.get(cls.path)
+    if facts is None:
+        return True  # not known: assume it does
+    return any(b.scope == cls.qualname and b.target == name for b in facts.bindings) or any(
+        d.parent == cls.qualname and d.name == name and not _is_abstract(d) for d in facts.definitions)
 
 
 def _module_read(modules: ModuleIndex, path: str, site: CallSite, imported: Mapping[tuple[str, str], Import],

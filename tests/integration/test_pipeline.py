@@ -2582,3 +2582,64 @@ def test_a_removed_method_a_standard_library_base_still_gives_is_not_breaking(re
     # io.TextIOWrapper, unittest.TestCase and MutableMapping have the others; what vendor.Base has is not known
     assert [(b["caller"], b["target"], b["line"]) for b in report["breaking"]] == [
         ("use.py::go", "streams.py::Vendored::helper", 9)]
+
+
+SHAPES = """from abc import ABC, ABCMeta, abstractmethod
+
+
+class Shape(ABC):
+    def area(self):
+        return 0
+
+
+class Square(Shape):
+    def area(self):
+        return 4
+
+    def perimeter(self):
+        return 8
+
+
+class Circle(Shape):
+    pass
+
+
+class Plain:
+    def area(self):
+        return 1
+
+
+class Flat(Plain):
+    pass
+
+
+class Meta(metaclass=ABCMeta):
+    def size(self):
+        return 0
+
+
+class Sized(Meta):
+    pass
+"""
+
+
+def test_making_a_class_that_does_not_implement_a_new_abstract_method_is_breaking(repo: RepoBuilder) -> None:
+    use = ("from shapes import Circle, Flat, Shape, Sized, Square\n\n\n"
+           "def make():\n    a = Square()\n    b = Circle()\n    c = Shape()\n    return a, b, c, Flat(), Sized()\n")
+    repo.commit({"shapes.py": SHAPES, "use.py": use})
+    repo.start_branch("feature")
+    abstract = "    @abstractmethod\n    def "
+    repo.commit({"shapes.py": SHAPES.replace("class Shape(ABC):\n    def area(self):\n        return 0\n",
+                                             f"class Shape(ABC):\n{abstract}area(self):\n        return 0\n\n"
+                                             f"{abstract}perimeter(self):\n        ...\n")
+                 .replace("class Plain:\n    def area", f"class Plain:\n{abstract}area")
+                 .replace("(metaclass=ABCMeta):\n    def size", f"(metaclass=ABCMeta):\n{abstract}size")})
+    report = diff(repo.path, "main..feature")
+    # Square implements both; Plain is no ABC, so its abstract method binds nobody
+    assert [(b["target"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("shapes.py::Shape::area", 6, "makes a Circle, which does not implement the abstract method 'area'"),
+        ("shapes.py::Shape::perimeter", 6, "makes a Circle, which does not implement the abstract method 'perimeter'"),
+        ("shapes.py::Shape::area", 7, "makes a Shape, whose method 'area' is abstract now"),
+        ("shapes.py::Shape::perimeter", 7, "makes a Shape, whose method 'perimeter' is abstract now"),
+        ("shapes.py::Meta::size", 8, "makes a Sized, which does not implement the abstract method 'size'"),
+    ]
