@@ -1742,6 +1742,10 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     named_still = name in head.method_names()
     owner = base.symbols.get(f"{removed.path}::{removed.qualname.rpartition('::')[0]}")
     class_gone = owner is not None and owner.kind == "class" and owner.id not in head.symbols
+    if class_gone and owner is not None and "::" not in owner.qualname and removed.path in head_facts:
+        bound = left.binds(removed.path)
+        if bound is None or owner.qualname in bound:
+            return  # `Future = asyncio.Future` in its place: objects of that name have their own methods
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:

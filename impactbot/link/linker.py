@@ -790,8 +790,14 @@ class _Linker:
         name = self._last_name(callee)
         if name is None or name in COMMON_METHODS or name.startswith("__") or len(name) < 4:
             return None
-        candidates = self.methods_by_name.get(name, [])
+        # a def inside a function is no attribute of anything (unless stored as one, which
+        # resolves): `self.test.fail()` is not the `fail` a test defines for itself
+        candidates = [c for c in self.methods_by_name.get(name, ()) if not self._in_a_function(c)]
         return candidates[0] if len(candidates) == 1 else None
+
+    def _in_a_function(self, sid: str) -> bool:
+        parent = self.r.scopes.get(self.r.scopes[sid].parent or "")
+        return parent is not None and parent.kind in ("function", "method")
 
     def _protocol_match(self, callee: str | None) -> list[str]:
         """Every method of a protocol the repository names like Python's own (rich's

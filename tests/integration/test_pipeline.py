@@ -2643,3 +2643,16 @@ def test_making_a_class_that_does_not_implement_a_new_abstract_method_is_breakin
         ("shapes.py::Shape::perimeter", 7, "makes a Shape, whose method 'perimeter' is abstract now"),
         ("shapes.py::Meta::size", 8, "makes a Sized, which does not implement the abstract method 'size'"),
     ]
+
+
+def test_methods_of_a_class_whose_name_now_stands_for_another_class_are_not_breaking(repo: RepoBuilder) -> None:
+    # tornado 6.0: its own Future class gone, `Future = asyncio.Future` in its place
+    concurrent = ("import asyncio\n\n\nclass Future:\n"
+                  "    def add_done_callback(self, fn):\n        return fn(self)\n")
+    use = "def watch(stream):\n    fut = stream.write(b'x')\n    fut.add_done_callback(print)\n"
+    repo.commit({"concurrent.py": concurrent, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"concurrent.py": "import asyncio\n\nFuture = asyncio.Future\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["concurrent.py::Future::add_done_callback"] == "removed"
+    assert report["breaking"] == []
