@@ -949,6 +949,8 @@ def _property_turns(head: SymbolGraph, base: SymbolGraph, changed: tuple[Changed
             continue
         # `k.size` read in base (the getter ran), still read so in head: it is the method now
         for caller, site in _sites_reaching(base, base_facts, target, "attribute"):
+            if (site.callee or "").rsplit(".", 1)[-1] != name:
+                continue  # another read on its line (`self.col == self.value`)
             symbol = head.symbols.get(caller)
             facts = head_facts.get(symbol.path) if symbol is not None else None
             if symbol is None or facts is None:

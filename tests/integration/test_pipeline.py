@@ -2656,3 +2656,14 @@ def test_methods_of_a_class_whose_name_now_stands_for_another_class_are_not_brea
     report = diff(repo.path, "main..feature")
     assert changed(report)["concurrent.py::Future::add_done_callback"] == "removed"
     assert report["breaking"] == []
+
+
+def test_a_property_turned_method_and_called_now_is_not_breaking_beside_other_reads(repo: RepoBuilder) -> None:
+    box = "class Box:\n    width = 3\n\n    @property\n    def label(self):\n        return 'box'\n"
+    use = "from box import Box\n\n\ndef same(box: Box):\n    return box.width == box.label\n"
+    repo.commit({"box.py": box, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"box.py": box.replace("    @property\n", ""), "use.py": use.replace("box.label", "box.label()")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["box.py::Box::label"] == "modified"
+    assert report["breaking"] == []  # `box.width`, read on that line too, is not the property
