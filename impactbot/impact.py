@@ -1822,7 +1822,8 @@ def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[
 def _given_by_a_standard_base(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> bool:
     """A removed method its class, in head, still gets from a standard-library base
     (Django's backport of ``assertNoLogs`` gone, ``unittest.TestCase`` has it; a
-    Python 2 ``write`` gone, ``io.TextIOWrapper`` has it)."""
+    Python 2 ``write`` gone, ``io.TextIOWrapper`` has it), or may get from a base
+    made by a call (a ``namedtuple(...)``'s fields)."""
     owner, _, name = removed.qualname.rpartition("::")
     if not owner:
         return False
@@ -1833,6 +1834,8 @@ def _given_by_a_standard_base(removed: Symbol, head: SymbolGraph, head_facts: Ma
         resolved = {b.rsplit("::", 1)[-1] for b in head.bases(cls.id)}
         for base in definition.bases:
             expr = base.split("[", 1)[0]
+            if expr.endswith(")"):
+                return True  # a class made by a call (`namedtuple("URL", [..., "password"])`): it may have it
             if expr.rsplit(".", 1)[-1] not in resolved and hasattr(_standard_class(_imported_as(expr, facts)), name):
                 return True
     return False
