@@ -1285,9 +1285,7 @@ def _class_names_lost(cls: Symbol, head: SymbolGraph, head_facts: Mapping[str, F
         definition = _definition_of(ancestor, head_facts)
         if facts is None or definition is None or definition.metaclass is not None:
             return set()
-        resolved = {b.rsplit("::", 1)[-1] for b in head.bases(ancestor.id)}
-        outside = [b for b in definition.bases if b.split("[", 1)[0].rsplit(".", 1)[-1] not in resolved]
-        if any(b.split("[", 1)[0].rsplit(".", 1)[-1] not in _NAMELESS_BASES for b in outside):
+        if any(b.rsplit(".", 1)[-1] not in _NAMELESS_BASES for b in _outside_bases(head, ancestor, definition)):
             return set()
         lost -= {b.target for b in facts.bindings if b.scope == ancestor.qualname}
         lost -= {d.name for d in facts.definitions if d.parent == ancestor.qualname}
@@ -1315,6 +1313,7 @@ def _left_abstract(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedS
     """A method made abstract (``@abstractmethod`` added, or a new abstract method) on
     a class under ``ABCMeta``: making a subclass that does not implement it raises
     TypeError. Listed where such a subclass is made."""
+    constructions: dict[str, list[ResolvedCall]] | None = None  # class id -> where it is made
     for c in changed:
         if c.symbol.kind != "method" or c.change not in ("added", "modified"):
             continue
@@ -1324,14 +1323,18 @@ def _left_abstract(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedS
         owner = f"{c.symbol.path}::{c.symbol.qualname.rpartition('::')[0]}"
         if not _under_abcmeta(head, owner, head_facts):
             continue
+        if constructions is None:
+            constructions = defaultdict(list)
+            for call in head.linked.calls:
+                if call.site.kind == "call" and not call.guess:
+                    constructions[call.target].append(call)
         name = c.symbol.qualname.rsplit("::", 1)[-1]
         for sub in _left_without(head, owner, name, head_facts):
             made = sub.qualname.rsplit("::", 1)[-1]
             reason = f"makes a {made}, whose method '{name}' is abstract now" if sub.id == owner \
                 else f"makes a {made}, which does not implement the abstract method '{name}'"
-            for call in head.linked.calls:
-                if call.target == sub.id and not call.guess and call.site.kind == "call":
-                    yield Breaking(c.symbol.id, call.caller, _path_of(head, call.caller), call.line, reason)
+            for call in constructions.get(sub.id, ()):
+                yield Breaking(c.symbol.id, call.caller, _path_of(head, call.caller), call.line, reason)
 
 
 def _is_abstract(definition: Definition | None) -> bool:
@@ -1347,10 +1350,9 @@ def _under_abcmeta(head: SymbolGraph, class_id: str, head_facts: Mapping[str, Fi
             continue
         if definition.metaclass is not None and definition.metaclass.rsplit(".", 1)[-1] == "ABCMeta":
             return True
-        for expr in definition.bases:
-            found = _standard_class(_imported_as(expr.split("[", 1)[0], facts))
-            if isinstance(found, abc.ABCMeta):
-                return True
+        if any(isinstance(_standard_class(_imported_as(e, facts)), abc.ABCMeta)
+               for e in _outside_bases(head, cls, definition)):
+            return True
     return False
 
 
@@ -1831,14 +1833,20 @@ def _given_by_a_standard_base(removed: Symbol, head: SymbolGraph, head_facts: Ma
         definition, facts = _definition_of(cls, head_facts), head_facts.get(cls.path)
         if definition is None or facts is None:
             continue
-        resolved = {b.rsplit("::", 1)[-1] for b in head.bases(cls.id)}
-        for base in definition.bases:
-            expr = base.split("[", 1)[0]
+        for expr in _outside_bases(head, cls, definition):
             if expr.endswith(")"):
                 return True  # a class made by a call (`namedtuple("URL", [..., "password"])`): it may have it
-            if expr.rsplit(".", 1)[-1] not in resolved and hasattr(_standard_class(_imported_as(expr, facts)), name):
+            if hasattr(_standard_class(_imported_as(expr, facts)), name):
                 return True
     return False
+
+
+def _outside_bases(head: SymbolGraph, cls: Symbol, definition: Definition) -> list[str]:
+    """The bases a class names that are no class of the repository, each without its
+    subscript (``typing.MutableMapping[str, str]`` is ``typing.MutableMapping``)."""
+    resolved = {b.rsplit("::", 1)[-1] for b in head.bases(cls.id)}
+    exprs = (b.split("[", 1)[0] for b in definition.bases)
+    return [e for e in exprs if e.endswith(")") or e.rsplit(".", 1)[-1] not in resolved]
 
 
 def _imported_as(expr: str, facts: FileFacts) -> str | None:
@@ -1857,7 +1865,8 @@ def _imported_as(expr: str, facts: FileFacts) -> str | None:
     return f"{found}.{rest}" if rest else found
 
 
-_NOT_IMPORTED = frozenset({"antigravity", "this", "__main__", "idlelib", "turtledemo"})  # they act when imported
+# modules that act when imported (open a browser, print)
+_NOT_IMPORTED = frozenset({"antigravity", "this", "__hello__", "__phello__", "__main__", "idlelib", "turtledemo"})
 
 
 @lru_cache(maxsize=256)
