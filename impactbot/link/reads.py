@@ -293,6 +293,8 @@ def class_readers(
     As for :func:`readers`, files are parsed only when they bind the class's name or
     import its module, and their bytes hold one of the names looked for.
     """
+    if not changed:
+        return ()
     read_as: dict[str, tuple[str, frozenset[str]]] = {}  # class id -> (changed class, names it inherits)
     for owner, names in sorted(changed.items()):
         for cls, live in _inheriting(owner, frozenset(names), facts, subclasses):
