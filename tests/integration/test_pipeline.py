@@ -2669,3 +2669,16 @@ def test_a_property_turned_method_and_called_now_is_not_breaking_beside_other_re
     report = diff(repo.path, "main..feature")
     assert changed(report)["box.py::Box::label"] == "modified"
     assert report["breaking"] == []  # `box.width`, read on that line too, is not the property
+
+
+def test_a_name_only_guess_into_a_deleted_module_is_not_breaking(repo: RepoBuilder) -> None:
+    # twisted 23.8 deleted its fallback keys (`_keys_pynacl.py`); `key.public_key()` was only
+    # guessed, by its name, to be theirs: the key is the cryptography library's
+    fallback = "class Ed25519PrivateKey:\n    def public_key(self):\n        return self\n"
+    keys = "def blob(key):\n    return key.public_key()\n"
+    repo.commit({"pkg/__init__.py": "", "pkg/_keys_fallback.py": fallback, "pkg/keys.py": keys})
+    repo.start_branch("feature")
+    repo.commit({"pkg/_keys_fallback.py": None})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["pkg/_keys_fallback.py::Ed25519PrivateKey::public_key"] == "removed"
+    assert report["breaking"] == []
