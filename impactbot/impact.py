@@ -1321,8 +1321,8 @@ def _left_abstract(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedS
                 or _is_abstract(_definition_of(base.symbols.get(c.symbol.id), base_facts)):
             continue
         owner = f"{c.symbol.path}::{c.symbol.qualname.rpartition('::')[0]}"
-        if not _under_abcmeta(head, owner, head_facts):
-            continue
+        if owner not in base.symbols or not _under_abcmeta(head, owner, head_facts):
+            continue  # a new class says what it is from the start
         if constructions is None:
             constructions = defaultdict(list)
             for call in head.linked.calls:
@@ -1334,7 +1334,9 @@ def _left_abstract(head: SymbolGraph, base: SymbolGraph, changed: tuple[ChangedS
             reason = f"makes a {made}, whose method '{name}' is abstract now" if sub.id == owner \
                 else f"makes a {made}, which does not implement the abstract method '{name}'"
             for call in constructions.get(sub.id, ()):
-                yield Breaking(c.symbol.id, call.caller, _path_of(head, call.caller), call.line, reason)
+                # by its name: `source_type(...)` with `source_type: type[Source]` makes a subclass
+                if (call.site.callee or "").rsplit(".", 1)[-1] == made:
+                    yield Breaking(c.symbol.id, call.caller, _path_of(head, call.caller), call.line, reason)
 
 
 def _is_abstract(definition: Definition | None) -> bool:

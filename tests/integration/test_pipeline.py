@@ -2682,3 +2682,23 @@ def test_a_name_only_guess_into_a_deleted_module_is_not_breaking(repo: RepoBuild
     report = diff(repo.path, "main..feature")
     assert changed(report)["pkg/_keys_fallback.py::Ed25519PrivateKey::public_key"] == "removed"
     assert report["breaking"] == []
+
+
+def test_a_class_made_through_a_variable_or_new_in_the_change_is_not_judged_for_abstract_methods(
+        repo: RepoBuilder) -> None:
+    source = ("from abc import ABC, abstractmethod\n\n\n"
+              "class Source(ABC):\n    def envs(self):\n        return []\n\n\n"
+              "class Ini(Source):\n    def envs(self):\n        return ['py']\n")
+    use = ("from source import Ini, Source\n\n\n"
+           "def discover(kinds: 'list[type[Source]]'):\n    for kind in kinds:\n        return kind()\n\n\n"
+           "def first():\n    return discover([Ini])\n")
+    repo.commit({"source.py": source, "use.py": use})
+    repo.start_branch("feature")
+    new = ("\n\nclass Toml(ABC):\n    @abstractmethod\n    def envs(self):\n        ...\n\n\n"
+           "def toml():\n    return Toml()\n")
+    repo.commit({"source.py": source.replace("    def envs(self):\n        return []",
+                                             "    @abstractmethod\n    def envs(self):\n        ...") + new})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["source.py::Source::envs"] == "modified"
+    # kind() makes whichever subclass it is given; Toml is new, abstract from the start
+    assert report["breaking"] == []
