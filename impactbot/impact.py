@@ -16,6 +16,7 @@ import enum
 import importlib
 import sys
 import typing
+import warnings
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1858,11 +1859,12 @@ def _outside_bases(head: SymbolGraph, cls: Symbol, definition: Definition) -> li
 
 def _imported_as(expr: str, facts: FileFacts) -> str | None:
     """The dotted path a name read at module level stands for through the module's
-    imports (``TextIOWrapper`` from ``from io import TextIOWrapper`` is io.TextIOWrapper)."""
+    imports (``TextIOWrapper`` from ``from io import TextIOWrapper`` is io.TextIOWrapper),
+    or among the builtins (``dict``) when nothing imports it."""
     first, _, rest = expr.partition(".")
     imp = next((i for i in facts.imports if not i.scope and i.bound_name == first and not i.level), None)
     if imp is None:
-        return None
+        return None if rest else f"builtins.{expr}"
     if imp.name is not None:
         found = f"{imp.module}.{imp.name}"
     elif imp.alias:
@@ -1884,7 +1886,9 @@ def _standard_class(dotted: str | None) -> type | None:
         return None
     for k in range(len(parts) - 1, 0, -1):
         try:
-            found: object = importlib.import_module(".".join(parts[:k]))
+            with warnings.catch_warnings():  # a deprecated module says so when imported
+                warnings.simplefilter("ignore")
+                found: object = importlib.import_module(".".join(parts[:k]))
             for attr in parts[k:]:
                 found = getattr(found, attr)
         except Exception:  # a module of another platform, or no such name

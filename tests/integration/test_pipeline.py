@@ -2562,25 +2562,27 @@ def test_a_removed_method_a_standard_library_base_still_gives_is_not_breaking(re
                "class Sub(Case):\n    pass\n\n\n"
                "class Vendored(vendor.Base):\n    def helper(self):\n        return 4\n\n\n"
                "class Headers(typing.MutableMapping[str, str]):\n    def pop(self, key):\n        return 5\n\n\n"
-               "class URL(namedtuple('URL', ['host', 'password'])):\n    def password(self):\n        return 6\n")
+               "class URL(namedtuple('URL', ['host', 'password'])):\n    def password(self):\n        return 6\n\n\n"
+               "class Registry(dict):\n    def get(self, key, default=None):\n        return 7\n")
     streams = "import typing\nfrom collections import namedtuple\n" + streams
-    use = ("from streams import URL, Case, Headers, Lines, Sub, Vendored, Wrapper\n\n\n"
+    use = ("from streams import URL, Case, Headers, Lines, Registry, Sub, Vendored, Wrapper\n\n\n"
            "def go(w: Wrapper, o: Lines, c: Case, s: Sub, v: Vendored, h: Headers):\n"
            "    w.write('x')\n    o.writelines([])\n    c.assertNoLogs()\n    s.assertNoLogs()\n    v.helper()\n"
-           "    h.pop('a')\n\n\ndef secret(u: URL):\n    return u.password()\n")
+           "    h.pop('a')\n\n\ndef secret(u: URL, r: Registry):\n    return u.password(), r.get('a')\n")
     repo.commit({"streams.py": streams, "use.py": use})
     repo.start_branch("feature")
     head = streams
     for name in ("write(self, x)", "writelines(self, lines)", "assertNoLogs(self, logger=None)", "helper(self)",
-                 "pop(self, key)", "password(self)"):
+                 "pop(self, key)", "password(self)", "get(self, key, default=None)"):
         start = head.index(f"    def {name}")
         head = head[:start] + "    pass\n" + head[head.index("\n", head.index("return", start)) + 1:]
     repo.commit({"streams.py": head})
     report = diff(repo.path, "main..feature")
     assert {c["id"] for c in report["changed"] if c["change"] == "removed"} == {
         "streams.py::Wrapper::write", "streams.py::Lines::writelines", "streams.py::Case::assertNoLogs",
-        "streams.py::Vendored::helper", "streams.py::Headers::pop", "streams.py::URL::password"}
-    # io.TextIOWrapper, unittest.TestCase and MutableMapping have the others, the namedtuple
+        "streams.py::Vendored::helper", "streams.py::Headers::pop", "streams.py::URL::password",
+        "streams.py::Registry::get"}
+    # io.TextIOWrapper, unittest.TestCase, MutableMapping and dict have the others, the namedtuple
     # may have a field of that name; what vendor.Base has is not known
     assert [(b["caller"], b["target"], b["line"]) for b in report["breaking"]] == [
         ("use.py::go", "streams.py::Vendored::helper", 9)]
