@@ -564,7 +564,7 @@ def _name_reads(changed: Sequence[ChangedSymbol], head: Revision, settings: Sett
     classes = {c.symbol.id: c.names for c in changed if c.names and c.symbol.kind == "class"}
     if not modules and not classes:
         return ()
-    from impactbot.link.reads import attribute_readers, class_readers, readers
+    from impactbot.link.reads import attribute_readers, class_readers, readers, rebound_by
 
     files = analysed_files(head, settings)
     facts = store.facts_of(files)
@@ -572,8 +572,10 @@ def _name_reads(changed: Sequence[ChangedSymbol], head: Revision, settings: Sett
     def source(path: str) -> bytes:
         return repo.read_blob(files[path])
 
-    return readers(modules, facts, source) + attribute_readers(classes, facts, subclasses) + class_readers(
-        classes, facts, source, subclasses)
+    through_class = class_readers(classes, facts, source, subclasses)
+    for path, names in rebound_by(through_class, source).items():  # `LIMIT = Retry.attempts * 2`
+        modules[path] = tuple(sorted({*modules.get(path, ()), *names}))
+    return readers(modules, facts, source) + attribute_readers(classes, facts, subclasses) + through_class
 
 
 def _readable_changes(changes: ChangeSet, store: FactStore) -> ChangeSet:

@@ -326,6 +326,18 @@ def class_readers(
     return tuple(sorted(found.values(), key=lambda r: (r.reader, r.owner, r.name)))
 
 
+def rebound_by(reads: Iterable[NameRead], source: Callable[[str], bytes]) -> dict[str, set[str]]:
+    """The module-level names that module-level code reading these names assigns
+    (``LIMIT = Retry.attempts * 2``): changed too, as :func:`readers` has it for
+    module-level names. Module path -> names."""
+    scan = _Scan(source)
+    out: dict[str, set[str]] = defaultdict(set)
+    for read in reads:
+        if "::" not in read.reader:  # the reader is a module: its own top-level code
+            out[read.reader].update(scan.assigned_at(read.reader, read.line))
+    return {path: names for path, names in out.items() if names}
+
+
 class _ClassNames:
     """How one file names classes of the repository: names bound to them (imported, or
     defined in it), and names of the modules that define them."""

@@ -330,7 +330,7 @@ def test_reads_through_a_class_name_follow_imports_subclasses_and_scopes(repo: R
            "def other_name():\n    return Retry.delay\n\n\n"
            "def hidden(Retry):\n    return Retry.attempts\n\n\n"
            "def local():\n    from other import Retry\n    return Retry.attempts\n\n\n"
-           "LIMIT = Retry.attempts * 2\n")
+           "LIMIT = Retry.attempts * 2\n\n\ndef limit():\n    return LIMIT\n")
     repo.commit({"retry.py": base, "use.py": use, "other.py": "class Retry:\n    attempts = 1\n"})
     repo.start_branch("feature")
     repo.commit({"retry.py": base.replace("attempts = 3", "attempts = 5")})
@@ -338,7 +338,8 @@ def test_reads_through_a_class_name_follow_imports_subclasses_and_scopes(repo: R
     by_id = {i["id"]: i for i in report["impacted"]}
     # not own_value (Stubborn binds its own), other_name (delay is unchanged), hidden (a
     # parameter of that name) or local (another module's Retry)
-    assert {"use.py::direct", "use.py::through_module", "use.py::inherited", "use.py"} <= set(by_id)
+    # and limit(), reading what the module-level code reading it assigns
+    assert {"use.py::direct", "use.py::through_module", "use.py::inherited", "use.py", "use.py::limit"} <= set(by_id)
     assert not {"use.py::own_value", "use.py::other_name", "use.py::hidden", "use.py::local"} & set(by_id)
     assert by_id["use.py::inherited"]["paths"] == [["use.py::inherited", "retry.py::Retry"]]
 
