@@ -850,8 +850,8 @@ def _partials_of(target: Symbol, caller: str, head: SymbolGraph,
 
 def _bound_by_its_receiver(target: Symbol, held: str, facts: Mapping[str, FileFacts]) -> bool | None:
     """Whether ``partial(held, ...)`` passes an instance first: a function does not, a
-    method read from ``self`` or an object does, one read from its class does not
-    (but a classmethod does). None when that cannot be told."""
+    method read from ``self`` or an object does, one read from a class (a capitalised
+    name) does not, but a classmethod does. None when that cannot be told."""
     if target.kind != "method":
         return False
     definition = _definition_of(target, facts)
@@ -863,7 +863,7 @@ def _bound_by_its_receiver(target: Symbol, held: str, facts: Mapping[str, FileFa
     receiver = held.rsplit(".", 1)[0].rsplit(".", 1)[-1]
     if receiver in ("self", "cls"):
         return receiver == "self"
-    return None if receiver[:1].isupper() else True
+    return not receiver[:1].isupper()
 
 
 def _holds_what_fits_none(target: Symbol, site: CallSite, bound: bool) -> str | None:

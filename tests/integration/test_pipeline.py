@@ -2429,10 +2429,11 @@ def test_arguments_a_partial_holds_are_checked_against_the_new_signature(repo: R
             "class Conn:\n    def _set(self, state, loud=False):\n        self.state = state\n\n"
             "    opened = partialmethod(_set, True, loud=True)\n\n"
             "    def closer(self):\n        return partial(self._set, False, loud=False)\n")
-    use = ("import functools\nfrom functools import partial\n\nfrom core import send\n\n"
+    use = ("import functools\nfrom functools import partial\n\nfrom core import Conn, send\n\n"
            "quick = partial(send, retries=1)\nslow = functools.partial(send, timeout=100)\n"
            "three = partial(send, 'a', 2, 3)\nlater = partial(send, 'b')\n\n\n"
-           "def go():\n    return quick('x'), slow('y'), three(), later()\n")
+           "def go():\n    return quick('x'), slow('y'), three(), later()\n\n\n"
+           "def unbound(conn):\n    return partial(Conn._set, conn, True, loud=True)\n")
     repo.commit({"core.py": core, "use.py": use})
     repo.start_branch("feature")
     repo.commit({"core.py": core.replace("def send(msg, retries=3, timeout=10)", "def send(msg, attempts=3)")
@@ -2444,6 +2445,7 @@ def test_arguments_a_partial_holds_are_checked_against_the_new_signature(repo: R
         ("use.py", "core.py::send", 6, "unexpected keyword argument 'retries' (bound by partial())"),
         ("use.py", "core.py::send", 7, "unexpected keyword argument 'timeout' (bound by partial())"),
         ("use.py", "core.py::send", 8, "takes 2 positional arguments but 3 were given (bound by partial())"),
+        ("use.py::unbound", "core.py::Conn::_set", 17, "unexpected keyword argument 'loud' (bound by partial())"),
     ]  # `partial(send, 'b')` holds what send still takes; its call passes the rest
 
 
