@@ -19,7 +19,7 @@ import typing
 import warnings
 from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 import networkx as nx
@@ -824,6 +824,77 @@ def _partials_made(head: SymbolGraph, base: SymbolGraph, by_target: Mapping[str,
                 if reason is None or _made_the_same_in_base(c, caller, site, bound, base, base_facts):
                     continue
                 yield Breaking(target, caller, _path_of(head, caller), site.line, f"{reason} (bound by {maker}())")
+            yield from _calls_through_partials(head, base, c, caller, head_facts, base_facts)
+
+
+def _calls_through_partials(head: SymbolGraph, base: SymbolGraph, c: ChangedSymbol, caller: str,
+                            head_facts: Mapping[str, FileFacts],
+                            base_facts: Mapping[str, FileFacts]) -> Iterator[Breaking]:
+    """``quick("x", timeout=3)`` where ``quick = partial(send, retries=1)`` in the
+    caller's scope or its module's: the call passes what the partial holds and its
+    own arguments together. Not listed when the same call did not fit in base either."""
+    old = base.symbols.get(c.old_id or c.symbol.id)
+    before = {_shape(call): (_together(held, call), bound)
+              for call, held, bound in _through_partials(base, base_facts, old, caller)} \
+        if old is not None and old.signature is not None else {}
+    for call, held, bound in _through_partials(head, head_facts, c.symbol, caller):
+        if _holds_what_fits_none(c.symbol, held, bound) is not None:
+            continue  # listed where the partial is made
+        reason = _fits_none(c.symbol, _together(held, call), bound)
+        was = before.get(_shape(call))
+        if reason is None or (was is not None and old is not None and _fits_none(old, *was) is not None):
+            continue
+        yield Breaking(c.symbol.id, caller, _path_of(head, caller), call.line,
+                       f"{reason} (through the partial '{call.callee}')")
+
+
+def _together(held: CallSite, call: CallSite) -> CallSite:
+    """The call a partial's target gets: what the partial holds, then the call's own arguments."""
+    return replace(held, scope=call.scope, line=call.line, positional=held.positional + call.positional,
+                   keywords=tuple(dict.fromkeys(held.keywords + call.keywords)), star=call.star,
+                   starstar=held.starstar or call.starstar, args=held.args + call.args,
+                   kwargs=held.kwargs + call.kwargs)
+
+
+def _through_partials(graph: SymbolGraph, facts: Mapping[str, FileFacts], target: Symbol,
+                      caller: str) -> Iterator[tuple[CallSite, CallSite, bool]]:
+    """The calls ``caller`` makes of a partial of ``target`` named by a plain name, each
+    with what the partial holds (as a call of ``target``) and whether it is bound."""
+    symbol = graph.symbols.get(caller)
+    found = facts.get(symbol.path) if symbol is not None else None
+    if symbol is None or found is None:
+        return
+    scope = symbol.qualname if symbol.kind != "module" else ""
+    lines = set(graph.lines(caller, target.id))
+    for call in found.calls:
+        if call.kind != "call" or call.line not in lines or call.scope != scope or not call.callee \
+                or not call.callee.isidentifier():
+            continue
+        made = _partial_named(call.callee, scope, target, found, facts)
+        if made is not None:
+            yield call, *made
+
+
+def _partial_named(name: str, scope: str, target: Symbol, found: FileFacts,
+                   facts: Mapping[str, FileFacts]) -> tuple[CallSite, bool] | None:
+    """The partial of ``target`` that ``name`` holds where it is read: bound once, by an
+    assignment of ``partial(...)``, in that scope or else at module level."""
+    for where in dict.fromkeys((scope, "")):
+        bindings = [b for b in found.bindings if b.scope == where and b.target == name]
+        if not bindings:
+            continue
+        if len(bindings) != 1 or bindings[0].conditional:
+            return None
+        for site in found.calls:
+            maker = PARTIAL_MAKERS.get(site.callee or "")
+            held = _held(site) if maker is not None and site.scope == where and site.line == bindings[0].line \
+                else None
+            if held is not None and held.callee and held.callee.rsplit(".", 1)[-1] == target.qualname.rsplit(
+                    "::", 1)[-1]:
+                bound = maker or _bound_by_its_receiver(target, held.callee, facts)
+                return (held, bound) if bound is not None else None
+        return None
+    return None
 
 
 def _partials_of(target: Symbol, caller: str, head: SymbolGraph,

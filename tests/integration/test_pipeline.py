@@ -2706,3 +2706,21 @@ def test_a_class_made_through_a_variable_or_new_in_the_change_is_not_judged_for_
     assert changed(report)["source.py::Source::envs"] == "modified"
     # kind() makes whichever subclass it is given; Toml is new, abstract from the start
     assert report["breaking"] == []
+
+
+def test_a_call_through_a_partial_is_checked_with_what_the_partial_holds(repo: RepoBuilder) -> None:
+    use = ("from functools import partial\n\nfrom core import send\n\n"
+           "quick = partial(send, retries=1)\nloud = partial(send, timeout=1)\n\n\n"
+           "def go():\n    a = quick('x', timeout=5)\n    b = quick('y')\n    c = loud('z', 2)\n"
+           "    return a, b, c\n\n\n"
+           "def local():\n    p = partial(send, 'm')\n    return p(timeout=3), p(retries=2), p('n')\n")
+    repo.commit({"core.py": "def send(msg, retries=3, timeout=10):\n    return msg\n", "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"core.py": "def send(msg, retries=3, *, wait=10):\n    return msg\n"})
+    report = diff(repo.path, "main..feature")
+    # loud's call is not listed again (its making is); quick('y'), p(retries=2) and p('n') still fit
+    assert [(b["caller"], b["line"], b["reason"]) for b in report["breaking"]] == [
+        ("use.py", 6, "unexpected keyword argument 'timeout' (bound by partial())"),
+        ("use.py::go", 10, "unexpected keyword argument 'timeout' (through the partial 'quick')"),
+        ("use.py::local", 18, "unexpected keyword argument 'timeout' (through the partial 'p')"),
+    ]
