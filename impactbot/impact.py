@@ -1864,16 +1864,28 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
 def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], caller: Symbol, callee: str,
                      name: str) -> bool:
     """``self.NAME`` in a method whose class, or one of its bases, binds NAME in head
-    in its body or on its instances (``_label_style: Style = NONE`` in place of a
-    property elsewhere): the read reaches that."""
-    if callee not in (f"self.{name}", f"cls.{name}") or caller.kind != "method":
+    in its body (a def too) or on its instances (``_label_style: Style = NONE`` in place
+    of a property elsewhere), or gets it from a builtin or standard-library base: the
+    read reaches that. ``super().NAME`` looks past the method's own class (a mixin's
+    ``tearDown`` gone, ``unittest.TestCase``'s is next)."""
+    if caller.kind != "method":
         return False
-    for cls in _class_and_bases(head, f"{caller.path}::{caller.qualname.rpartition('::')[0]}"):
-        facts = head_facts.get(cls.path)
+    owner = f"{caller.path}::{caller.qualname.rpartition('::')[0]}"
+    if callee in (f"self.{name}", f"cls.{name}"):
+        skip = None
+    elif callee == f"super().{name}" or (callee.startswith("super(") and callee.endswith(f").{name}")):
+        skip = owner
+    else:
+        return False
+    for cls in _class_and_bases(head, owner):
+        facts, definition = head_facts.get(cls.path), _definition_of(cls, head_facts)
+        if facts is None or definition is None:
+            continue
         inside = cls.qualname + "::"
-        if facts is not None and any((b.scope == cls.qualname and b.target == name)
-                                     or (b.scope.startswith(inside) and b.target == f"self.{name}")
-                                     for b in facts.bindings):
+        if cls.id != skip and (_binds(cls, name, head_facts) or any(
+                b.scope.startswith(inside) and b.target == f"self.{name}" for b in facts.bindings)):
+            return True
+        if any(hasattr(_standard_class(_imported_as(e, facts)), name) for e in _outside_bases(head, cls, definition)):
             return True
     return False
 

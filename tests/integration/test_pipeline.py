@@ -2724,3 +2724,20 @@ def test_a_call_through_a_partial_is_checked_with_what_the_partial_holds(repo: R
         ("use.py::go", 10, "unexpected keyword argument 'timeout' (through the partial 'quick')"),
         ("use.py::local", 18, "unexpected keyword argument 'timeout' (through the partial 'p')"),
     ]
+
+
+def test_super_calls_of_a_mixins_removed_hook_reach_the_next_class(repo: RepoBuilder) -> None:
+    # django 5.1's mail tests: a mixin's setUp and tearDown gone, unittest.TestCase's are next
+    tests = ("import unittest\n\n\nclass MailMixin:\n    def setUp(self):\n        super().setUp()\n\n"
+             "    def tearDown(self):\n        super().tearDown()\n\n    def check(self):\n        return 1\n\n\n"
+             "class LocmemTests(MailMixin, unittest.TestCase):\n    def setUp(self):\n        super().setUp()\n\n"
+             "    def tearDown(self):\n        super(LocmemTests, self).tearDown()\n\n"
+             "    def test_send(self):\n        assert self.check()\n")
+    repo.commit({"tests/test_mail.py": tests})
+    repo.start_branch("feature")
+    mixin = tests[tests.index("class MailMixin"):tests.index("class LocmemTests")]
+    repo.commit({"tests/test_mail.py": tests.replace(mixin, "class MailMixin:\n    pass\n\n\n")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("tests/test_mail.py::LocmemTests::test_send", "tests/test_mail.py::MailMixin::check",
+         "calls 'check', which was removed")]
