@@ -27,8 +27,9 @@ from impactbot.model import Binding, BindingKind, Import
 RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ForeignObject", "ParentalKey", "ManyToManyField",
                              "ParentalManyToManyField"})
 
-# context managers that pass only when their block raises (pytest, unittest)
-EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+# context managers that pass only when their block raises (pytest, unittest, Django's test case)
+EXPECTING_ERRORS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+                              "assertRaisesMessage"})
 
 # builtins calling their first argument on the elements of the others (map: each in turn)
 LAMBDA_FEEDERS = frozenset({"map", "filter", "filterfalse", "takewhile", "dropwhile"})

@@ -267,9 +267,13 @@ def test_with_blocks_expecting_an_exception_are_recorded() -> None:
             def test_b(self):
                 with self.assertRaisesRegex(KeyError, "k"):
                     d[1]
+
+            def test_c(self):  # Django's
+                with self.assertRaisesMessage(TypeError, "missing"):
+                    GenericPrefetch("question")
         """
     facts = extract(textwrap.dedent(source).encode(), "python")
-    assert facts.expected_errors == ((3, 4), (5, 7), (13, 14))
+    assert facts.expected_errors == ((3, 4), (5, 7), (13, 14), (17, 18))
 
 
 def test_lambdas_are_recorded_with_their_scope_and_lines() -> None:
