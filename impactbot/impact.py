@@ -1885,7 +1885,7 @@ def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], cal
         if cls.id != skip and (_binds(cls, name, head_facts) or any(
                 b.scope.startswith(inside) and b.target == f"self.{name}" for b in facts.bindings)):
             return True
-        if any(hasattr(_standard_class(_imported_as(e, facts)), name) for e in _outside_bases(head, cls, definition)):
+        if any(_standard_has(_imported_as(e, facts), name) for e in _outside_bases(head, cls, definition)):
             return True
     return False
 
@@ -1927,7 +1927,7 @@ def _given_by_a_standard_base(removed: Symbol, head: SymbolGraph, head_facts: Ma
         for expr in _outside_bases(head, cls, definition):
             if expr.endswith(")"):
                 return True  # a class made by a call (`namedtuple("URL", [..., "password"])`): it may have it
-            if hasattr(_standard_class(_imported_as(expr, facts)), name):
+            if _standard_has(_imported_as(expr, facts), name):
                 return True
     return False
 
@@ -1959,6 +1959,12 @@ def _imported_as(expr: str, facts: FileFacts) -> str | None:
 
 # modules that act when imported (open a browser, print)
 _NOT_IMPORTED = frozenset({"antigravity", "this", "__hello__", "__phello__", "__main__", "idlelib", "turtledemo"})
+
+
+def _standard_has(dotted: str | None, name: str) -> bool:
+    """Whether the builtin or standard-library class at ``dotted`` has ``name``."""
+    found = _standard_class(dotted)
+    return found is not None and hasattr(found, name)
 
 
 @lru_cache(maxsize=256)
