@@ -860,23 +860,19 @@ def _through_partials(graph: SymbolGraph, facts: Mapping[str, FileFacts], target
                       caller: str) -> Iterator[tuple[CallSite, CallSite, bool]]:
     """The calls ``caller`` makes of a partial of ``target`` named by a plain name, each
     with what the partial holds (as a call of ``target``) and whether it is bound."""
-    symbol = graph.symbols.get(caller)
-    found = facts.get(symbol.path) if symbol is not None else None
-    if symbol is None or found is None:
+    reached = _reaching(graph, facts, caller, target)
+    if reached is None:
         return
-    scope = symbol.qualname if symbol.kind != "module" else ""
-    lines = set(graph.lines(caller, target.id))
+    found, scope, lines = reached
     for call in found.calls:
-        if call.kind != "call" or call.line not in lines or call.scope != scope or not call.callee \
-                or not call.callee.isidentifier():
-            continue
-        made = _partial_named(call.callee, scope, target, found, facts)
-        if made is not None:
-            yield call, *made
+        if call.kind == "call" and call.line in lines and call.scope == scope and (call.callee or "").isidentifier():
+            made = _partial_named(call.callee or "", scope, target, found, facts)
+            if made is not None:
+                yield call, made[0], made[1]
 
 
 def _partial_named(name: str, scope: str, target: Symbol, found: FileFacts,
-                   facts: Mapping[str, FileFacts]) -> tuple[CallSite, bool] | None:
+                   facts: Mapping[str, FileFacts]) -> tuple[CallSite, bool, str] | None:
     """The partial of ``target`` that ``name`` holds where it is read: bound once, by an
     assignment of ``partial(...)``, in that scope or else at module level."""
     for where in dict.fromkeys((scope, "")):
@@ -885,38 +881,44 @@ def _partial_named(name: str, scope: str, target: Symbol, found: FileFacts,
             continue
         if len(bindings) != 1 or bindings[0].conditional:
             return None
-        for site in found.calls:
-            maker = PARTIAL_MAKERS.get(site.callee or "")
-            held = _held(site) if maker is not None and site.scope == where and site.line == bindings[0].line \
-                else None
-            if held is not None and held.callee and held.callee.rsplit(".", 1)[-1] == target.qualname.rsplit(
-                    "::", 1)[-1]:
-                bound = maker or _bound_by_its_receiver(target, held.callee, facts)
-                return (held, bound) if bound is not None else None
-        return None
+        made = (_partial_of(s, target, facts) for s in found.calls if s.scope == where and s.line == bindings[0].line)
+        return next((m for m in made if m is not None), None)
     return None
 
 
 def _partials_of(target: Symbol, caller: str, head: SymbolGraph,
                  facts: Mapping[str, FileFacts]) -> Iterator[tuple[CallSite, bool, str]]:
-    """The partials ``caller`` makes of ``target`` on the lines it reaches it, each as the
-    call of ``target`` with the arguments it holds, whether that call is bound, and
-    the maker's name."""
-    symbol = head.symbols.get(caller)
-    found = facts.get(symbol.path) if symbol is not None else None
-    if found is None or symbol is None:
+    """The partials ``caller`` makes of ``target`` on the lines it reaches it (see
+    :func:`_partial_of`)."""
+    reached = _reaching(head, facts, caller, target)
+    if reached is None:
         return
-    scope = symbol.qualname if symbol.kind != "module" else ""
-    lines = set(head.lines(caller, target.id))
-    name = target.qualname.rsplit("::", 1)[-1]
+    found, scope, lines = reached
     for site in found.calls:
-        maker = PARTIAL_MAKERS.get(site.callee or "")
-        held = _held(site) if maker is not None and site.line in lines and site.scope == scope else None
-        if held is None or held.callee is None or held.callee.rsplit(".", 1)[-1] != name:
-            continue
-        bound = maker or _bound_by_its_receiver(target, held.callee, facts)
-        if bound is not None:
-            yield held, bound, (site.callee or "").rsplit(".", 1)[-1]
+        made = _partial_of(site, target, facts) if site.line in lines and site.scope == scope else None
+        if made is not None:
+            yield made
+
+
+def _reaching(graph: SymbolGraph, facts: Mapping[str, FileFacts], caller: str,
+              target: Symbol) -> tuple[FileFacts, str, set[int]] | None:
+    """The caller's file facts, its scope there, and the lines where it reaches ``target``."""
+    symbol = graph.symbols.get(caller)
+    found = facts.get(symbol.path) if symbol is not None else None
+    if symbol is None or found is None:
+        return None
+    return found, symbol.qualname if symbol.kind != "module" else "", set(graph.lines(caller, target.id))
+
+
+def _partial_of(site: CallSite, target: Symbol, facts: Mapping[str, FileFacts]) -> tuple[CallSite, bool, str] | None:
+    """``site`` as the making of a partial of ``target``: the call of ``target`` with the
+    arguments it holds, whether that call is bound, and the maker's name."""
+    maker = PARTIAL_MAKERS.get(site.callee or "")
+    held = _held(site) if maker is not None else None
+    if held is None or held.callee is None or held.callee.rsplit(".", 1)[-1] != target.qualname.rsplit("::", 1)[-1]:
+        return None
+    bound = maker or _bound_by_its_receiver(target, held.callee, facts)
+    return None if bound is None else (held, bound, (site.callee or "").rsplit(".", 1)[-1])
 
 
 def _bound_by_its_receiver(target: Symbol, held: str, facts: Mapping[str, FileFacts]) -> bool | None:
