@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from impactbot.impact import misfit
+from impactbot.breaking import misfit
 from impactbot.model import CallSite, Param, Signature
 
 ONE = Signature((Param("self", "positional", False), Param("a", "positional", False)))
