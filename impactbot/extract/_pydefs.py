@@ -501,8 +501,9 @@ def _binds_name(decorators: tuple[str, ...]) -> bool:
 
 
 def _annotation_text(node: Node) -> str:
-    """Annotation source with whitespace collapsed (black may wrap it)."""
-    text = text_of(node)
+    """Annotation (or default) source with whitespace collapsed (black may wrap it) and
+    without parentheses around the whole (`node: (A | B)` is `node: A | B`)."""
+    text = text_of(_unwrapped(node))
     if not _NEEDS_TIDY.search(text):
         return text
     text = " ".join(text.split())
@@ -511,6 +512,17 @@ def _annotation_text(node: Node) -> str:
     for closing in ")]}":
         text = text.replace(" " + closing, closing).replace("," + closing, closing)
     return text
+
+
+def _unwrapped(node: Node) -> Node:
+    """The one expression inside an annotation's ``type`` node and the parentheses around
+    it (but those a walrus needs: ``sentinel=(marker := object())``)."""
+    while node.type in ("type", "parenthesized_expression"):
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1 or inner[0].type == "named_expression":
+            break
+        node = inner[0]
+    return node
 
 
 def _string(node: Node) -> str | None:

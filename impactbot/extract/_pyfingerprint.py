@@ -6,7 +6,8 @@ file in Python would cost more than parsing it, so the text is normalised with
 byte-level operations that run in C, guided by the few node kinds that carry
 meaning beyond their tokens:
 
-- comments and parentheses that black adds or removes become blanks;
+- comments and parentheses that change nothing (``RedundantParens``: those
+  reformatters add or remove) become blanks;
 - statement starts get a marker byte that encodes their block depth (relative to
   the definition), which replaces indentation and significant newlines;
 - string contents are escaped (whitespace, ``,`` and ``;`` become control bytes)
@@ -86,7 +87,75 @@ _PAREN_SAFE_PARENTS = (
     "with_item",
     "yield",
     "decorator",
+    "type",  # an annotation is one expression (`node: (A | B)`)
+    "lambda",  # its body is one expression
+    "list_comprehension",  # the element of a comprehension (black 24 wraps conditional ones)
+    "set_comprehension",
+    "generator_expression",
+    "if_clause",
 )
+# What parentheses around these never change: they are atoms of an expression, so
+# `x + (y)`, `(obj).attr` or `(f)(x)` read as `x + y`, `obj.attr`, `f(x)`.
+_ATOMS = (
+    "identifier", "attribute", "subscript", "call", "string", "concatenated_string", "integer", "float",
+    "true", "false", "none", "ellipsis", "list", "dictionary", "set", "tuple", "parenthesized_expression",
+    "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression",
+)
+# Where `(a, b)` is the same tuple as a bare `a, b` (`return (b, a)`, `x = (1, 2)`)
+_TUPLE_PARENTS = ("assignment", "augmented_assignment", "return_statement", "expression_statement",
+                  "for_statement", "yield")
+# Where `(a, b)` unpacks as a bare `a, b` does (`for (k, v) in ...`, `(a, b) = p`), and
+# `(x)` binds x (`on = (off) = False`)
+_PATTERN_PARENTS = ("assignment", "for_statement", "for_in_clause")
+
+
+class RedundantParens:
+    """Which parentheses Python reads as nothing: those of a parenthesized expression
+    whose context groups it anyway or that holds an atom, and those of a tuple (or an
+    unpacking target) where the bare form means the same. Reformatters add and remove
+    exactly these, and the definitions around them do not change."""
+
+    def __init__(self, g: Grammar) -> None:
+        self.paren = g.kind("parenthesized_expression")
+        self._safe_parents = g.kinds(*_PAREN_SAFE_PARENTS)
+        self._atoms = g.kinds(*_ATOMS)
+        self._tuple = g.kinds("tuple")
+        self._tuple_parents = g.kinds(*_TUPLE_PARENTS)
+        self._pattern = g.kinds("tuple_pattern")
+        self._pattern_parents = g.kinds(*_PATTERN_PARENTS)
+        self._subscript = g.kind("subscript")
+        self._comment = g.kind("comment")
+        self._comma = g.token_kinds(",")
+        self._f_value = g.fields["value"]
+        self.kinds = frozenset({self.paren}) | self._tuple | self._pattern
+
+    def __call__(self, node: Node) -> bool:
+        """Whether ``node``'s own ``(`` and ``)`` can go (a parenthesized expression, a
+        tuple or a tuple pattern; anything else: no)."""
+        parent = node.parent
+        if parent is None:
+            return False
+        kind = node.kind_id
+        if kind == self.paren:
+            return self._grouping_only(node, parent)
+        if kind in self._tuple:
+            return parent.kind_id in self._tuple_parents and self._elements(node) >= 2
+        if kind in self._pattern and parent.kind_id in self._pattern_parents:
+            count = self._elements(node)
+            return count >= 2 or (count == 1 and not any(c.kind_id in self._comma for c in node.children))
+        return False
+
+    def _grouping_only(self, node: Node, parent: Node) -> bool:
+        inner = [c for c in node.named_children if c.kind_id != self._comment]
+        if len(inner) == 1 and inner[0].kind_id in self._atoms:
+            return True
+        if parent.kind_id == self._subscript:  # `(a + b)[0]` is not `a + b[0]`; `a[(i + 1)]` is `a[i + 1]`
+            value = parent.child_by_field_id(self._f_value)
+            return value is not None and value.start_byte != node.start_byte
+        return parent.kind_id in self._safe_parents
+
+    def _elements(self, node: Node) -> int:
+        return sum(1 for c in node.named_children if c.kind_id != self._comment)
 
 
 class Span:
@@ -105,10 +174,8 @@ class Fingerprinter:
 
     def __init__(self, g: Grammar) -> None:
         self._definitions = g.kinds("function_definition", "class_definition", "decorated_definition")
-        self._safe_parents = g.kinds(*_PAREN_SAFE_PARENTS)
-        self._subscript = g.kind("subscript")
+        self._redundant = RedundantParens(g)
         self._comma = g.token_kinds(",")
-        self._f_value = g.fields["value"]
 
     def texts(
         self,
@@ -129,7 +196,7 @@ class Fingerprinter:
         for node in caps.get("comment", ()):
             buf[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
         self._strings(buf, caps.get("string", []), docstrings)
-        self._parens(buf, caps.get("paren", ()))
+        self._parens(buf, [*caps.get("paren", ()), *caps.get("tuple", ()), *caps.get("tuple_pattern", ())])
         self._one_element(buf, caps.get("tuple", ()), caps.get("sub", ()))
         depths, leading = self._statements(buf, caps.get("stmt", []), caps.get("compound", []), decorated)
         cuts, owners, children = _pieces(spans, len(buf))
@@ -177,21 +244,11 @@ class Fingerprinter:
             if width == 3:
                 buf[quote + 1] = buf[quote + 2] = buf[end - 3] = buf[end - 2] = 0x22
 
-    def _parens(self, buf: bytearray, parens: Sequence[Node]) -> None:
-        safe, subscript, f_value = self._safe_parents, self._subscript, self._f_value
-        for node in parens:
-            parent = node.parent
-            if parent is None:
-                continue
-            kind = parent.kind_id
-            if kind == subscript:
-                value = parent.child_by_field_id(f_value)
-                if value is None or value.start_byte == node.start_byte:
-                    continue
-            elif kind not in safe:
-                continue
+    def _parens(self, buf: bytearray, nodes: Sequence[Node]) -> None:
+        redundant = self._redundant
+        for node in nodes:
             start, end = node.start_byte, node.end_byte - 1
-            if buf[start] == 0x28 and buf[end] == 0x29:
+            if buf[start] == 0x28 and buf[end] == 0x29 and redundant(node):
                 buf[start] = buf[end] = 0x20
 
     def _one_element(self, buf: bytearray, tuples: Sequence[Node], subs: Sequence[Node]) -> None:

@@ -48,6 +48,7 @@ QUERY_SOURCE = """
 (string) @string
 (parenthesized_expression) @paren
 (tuple) @tuple
+(tuple_pattern) @tuple_pattern
 [
   (expression_statement) (return_statement) (pass_statement) (import_statement)
   (import_from_statement) (future_import_statement) (raise_statement) (assert_statement)

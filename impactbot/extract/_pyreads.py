@@ -14,6 +14,7 @@ from hashlib import blake2b
 
 from tree_sitter import Node, Query, QueryCursor
 
+from impactbot.extract._pyfingerprint import RedundantParens
 from impactbot.extract._pygrammar import grammar
 from impactbot.extract._pystate import dotted_text, text_of
 
@@ -216,9 +217,10 @@ def _imported(statement: Node) -> list[tuple[str, str]]:
 
 
 def _tokens(node: Node) -> bytes:
-    """The statement's tokens, comments and a trailing comma before a closing bracket left out."""
+    """The statement's tokens, comments, parentheses that change nothing (see
+    :class:`RedundantParens`) and a trailing comma before a closing bracket left out."""
     out: list[bytes] = []
-    for leaf in _leaves(node):
+    for leaf in _leaves(node, _redundant()):
         if leaf.type == "comment":
             continue
         text = leaf.text or b""
@@ -228,14 +230,25 @@ def _tokens(node: Node) -> bytes:
     return b" ".join(out)
 
 
-def _leaves(node: Node) -> Iterator[Node]:
+def _leaves(node: Node, redundant: RedundantParens) -> Iterator[Node]:
     stack = [node]
     while stack:
         current = stack.pop()
         if current.child_count == 0 or current.type == "string":
             yield current
+        elif current.kind_id in redundant.kinds and redundant(current):
+            stack.extend(reversed(current.children[1:-1]))  # without its own `(` and `)`
         else:
             stack.extend(reversed(current.children))
+
+
+_REDUNDANT: list[RedundantParens] = []
+
+
+def _redundant() -> RedundantParens:
+    if not _REDUNDANT:
+        _REDUNDANT.append(RedundantParens(grammar()))
+    return _REDUNDANT[0]
 
 
 # ---------------------------------------------------------------------- reads

@@ -206,6 +206,23 @@ def test_signature_records_every_parameter_kind() -> None:
     )
 
 
+def test_a_signature_leaves_out_parentheses_around_a_whole_annotation_or_default() -> None:
+    wrapped = """
+        def f(
+            node: (
+                int | str
+            ),
+            limit: int = (10),
+            pair=(1, 2),
+        ) -> (None): ...
+        """
+    signature = defs(wrapped)["f"].signature
+    assert signature == defs("def f(node: int | str, limit: int = 10, pair=(1, 2)) -> None: ...")["f"].signature
+    assert signature is not None and signature.text() == "(node: int | str, limit: int = 10, pair=(1, 2)) -> None"
+    kept = defs("def f(sentinel=(marker := object())): ...")["f"].signature
+    assert kept is not None and kept.params[0].default == "(marker := object())"
+
+
 def test_a_bare_star_makes_the_rest_keyword_only() -> None:
     signature = defs("def f(self, *, key, default=None): ...")["f"].signature
     assert signature is not None
@@ -408,6 +425,43 @@ def test_fingerprint_sees_every_real_token_change(old: str, new: str) -> None:
 def test_fingerprint_sees_structure_that_tokens_alone_do_not_show(before: str, after: str) -> None:
     qualname = "A" if "class" in before else "f" if "def f" in before else ""
     assert fingerprint(before, qualname) != fingerprint(after, qualname)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("for (k, v) in d.items():\n    print(k)\n", "for k, v in d.items():\n    print(k)\n"),
+        ("(a, b) = p\nreturn (b, a)\n", "a, b = p\nreturn b, a\n"),
+        ("x = (1, 2)\ny += (3, 4)\n", "x = 1, 2\ny += 3, 4\n"),
+        ("for x in (a, b):\n    yield (x, x)\n", "for x in a, b:\n    yield x, x\n"),
+        ('return [x if x else "-" for x in xs]\n', 'return [(x if x else "-") for x in xs]\n'),
+        ("on = (\n    off\n) = False\n", "on = off = (\n    False\n)\n"),
+        ("return x + (y) - (obj).attr + (f)(z) + (d)[0]\n", "return x + y - obj.attr + f(z) + d[0]\n"),
+        ("return [v for v in vs if (v and w)]\n", "return [v for v in vs if v and w]\n"),
+        ("key = lambda v: (v.a if v else 0)\n", "key = lambda v: v.a if v else 0\n"),
+        ("def f(node: (int | str)) -> (None):\n    pass\n", "def f(node: int | str) -> None:\n    pass\n"),
+    ],
+)
+def test_fingerprint_ignores_parentheses_python_reads_as_nothing(before: str, after: str) -> None:
+    qualname = "f" if "def f" in before else ""
+    assert fingerprint(before, qualname) == fingerprint(after, qualname)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("x = (a, b), c\n", "x = a, b, c\n"),
+        ("f((1, 2))\n", "f(1, 2)\n"),
+        ("x = [(a, b)]\n", "x = [a, b]\n"),
+        ("(k,) = p\n", "k = p\n"),
+        ("for (k,) in p:\n    pass\n", "for k in p:\n    pass\n"),
+        ("x = -(a + b)\n", "x = -a + b\n"),
+        ("x = (a + b).c\n", "x = a + b.c\n"),
+        ("x = (a or b)[0]\n", "x = a or b[0]\n"),
+    ],
+)
+def test_fingerprint_keeps_parentheses_that_group(before: str, after: str) -> None:
+    assert fingerprint(before) != fingerprint(after)
 
 
 def test_fingerprint_ignores_trailing_commas_except_in_one_element_tuples() -> None:

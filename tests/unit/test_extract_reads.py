@@ -46,8 +46,20 @@ def test_module_names_are_the_names_module_level_statements_bind() -> None:
 
 def test_layout_comments_and_a_trailing_comma_are_not_a_change() -> None:
     before = b"NAMES = {'a': 1, 'b': 2}  # two\nTIMEOUT = 30\n"
-    after = b"NAMES = {\n    'a': 1,\n    'b': 2,\n}\n# the timeout\nTIMEOUT = (30)\n"
-    assert changed_names(before, after) == ("TIMEOUT",)  # parentheses are tokens; the dict is the same
+    after = b"NAMES = {\n    'a': 1,\n    'b': 2,\n}\n# the timeout\nTIMEOUT = 31\n"
+    assert changed_names(before, after) == ("TIMEOUT",)
+
+
+def test_parentheses_that_change_nothing_are_not_a_change() -> None:
+    before = b"PAIR = (1, 2)\nTIMEOUT = (30)\nLIMIT = (a + b) * c\n(X, Y) = PAIR\n"
+    after = b"PAIR = 1, 2\nTIMEOUT = 30\nLIMIT = (a + b) * c\nX, Y = PAIR\n"
+    assert changed_names(before, after) == ()
+
+
+def test_parentheses_that_group_are_a_change() -> None:
+    before = b"LIMIT = (a + b) * c\nPAIR = (1, 2), 3\nONE = (1,)\n"
+    after = b"LIMIT = a + b * c\nPAIR = 1, 2, 3\nONE = 1\n"
+    assert changed_names(before, after) == ("LIMIT", "ONE", "PAIR")
 
 
 def test_regrouped_or_reordered_imports_are_not_a_change() -> None:
