@@ -23,7 +23,7 @@ import sys
 import typing
 import warnings
 from collections import defaultdict, deque
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
@@ -1244,12 +1244,17 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
         bound = left.binds(removed.path)
         if bound is None or owner.qualname in bound:
             return  # `Future = asyncio.Future` in its place: objects of that name have their own methods
+    inherited = _inherited_in_head(removed, head, head_facts)
+    if inherited is not None and (inherited.kind not in ("function", "method") or inherited.signature is None):
+        return  # an override gone: its class's objects find the name on a base (`expected = set()`)
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
             continue
         if _still_reaches(head, caller, removed, conf) or (conf == "name_match" and named_still):
             continue  # still reaches a symbol of that name: moved, not gone
+        bound = {c.site.callee: c.bound for c in base.calls_of(caller) if c.target == removed.id}
+        others = _other_targets(base, head, caller, removed)
         if conf == "inferred" and class_gone:
             continue  # no object of that class is made any more: what `obj.m()` may hold is another
         if conf == "name_match" and class_gone and removed.path not in head_facts:
@@ -1276,9 +1281,54 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 continue  # `obj.m()` where no object of the gone class is made: obj holds another
             if not left.stale(site, sym, removed):
                 continue
-            if written is None or site.callee in written:
-                gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
-                yield Breaking(removed.id, caller, sym.path, site.line, f"calls '{name}', which was {gone}")
+            if _fits_another(others.get(site.callee or "", ()), site, bound.get(site.callee, True)):
+                continue  # the receiver may be of another class, whose method of that name takes the call
+            if written is not None and site.callee not in written:
+                continue
+            if inherited is not None:
+                # the override is gone: the method its class inherits runs, if the call fits it
+                reason = _fits_none(inherited, site, bound.get(site.callee, True))
+                if reason is not None:
+                    yield Breaking(removed.id, caller, sym.path, site.line,
+                                   f"{reason} (the override was removed: {inherited.qualname} runs)")
+                continue
+            gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
+            verb = "reads" if site.kind == "attribute" else "calls"
+            yield Breaking(removed.id, caller, sym.path, site.line, f"{verb} '{name}', which was {gone}")
+
+
+def _inherited_in_head(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> Symbol | None:
+    """What the class of a removed method or property, still there in head, finds under
+    its name on a base of the repository (the method, or the class binding it otherwise):
+    the removed one was an override, and its objects still have the attribute."""
+    owner, _, name = removed.qualname.rpartition("::")
+    owner_id = f"{removed.path}::{owner}"
+    cls = head.symbols.get(owner_id) if owner else None
+    if cls is None or cls.kind != "class":
+        return None
+    for base in _class_and_bases(head, owner_id):
+        if base.id != owner_id and _binds(base, name, head_facts):
+            return head.symbols.get(f"{base.id}::{name}", base)
+    return None
+
+
+def _other_targets(base: SymbolGraph, head: SymbolGraph, caller: str, removed: Symbol) -> dict[str, list[Symbol]]:
+    """By callee expr: the other targets, still there in head, that base linked the
+    caller's calls of ``removed`` to (``self.ch.put(1)`` reaching ``Mem.put`` and
+    ``Fs.put``: the channel may be a Mem)."""
+    calls = base.calls_of(caller)
+    sites = {(c.line, c.site.callee) for c in calls if c.target == removed.id}
+    out: dict[str, list[Symbol]] = defaultdict(list)
+    for c in calls:
+        if c.target != removed.id and (c.line, c.site.callee) in sites and c.target in head.symbols:
+            out[c.site.callee or ""].append(head.symbols[c.target])
+    return out
+
+
+def _fits_another(others: Sequence[Symbol], site: CallSite, bound: bool) -> bool:
+    """Whether one of these targets may take the call (a read fits any)."""
+    return any(site.kind == "attribute" or t.signature is None or _fits_none(t, site, bound) is None
+               for t in others if t.kind in ("function", "method", "class"))
 
 
 def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], caller: Symbol, callee: str,

@@ -277,7 +277,7 @@ def test_a_read_of_a_name_its_module_no_longer_binds_is_breaking(repo: RepoBuild
         ("pkg/lib.py::helper", "use.py", 4, "reads 'helper', which pkg/lib.py no longer defines"),
         ("pkg/lib.py::Old", "use.py", 7, "reads 'Old', which pkg/lib.py no longer defines"),
         ("pkg/sub/deep.py", "use.py::go", 9, "reads 'TIMEOUT', which pkg/sub/deep.py no longer defines"),
-        ("pkg/lib.py::helper", "use.py::mapped", 13, "calls 'helper', which was removed"),
+        ("pkg/lib.py::helper", "use.py::mapped", 13, "reads 'helper', which was removed"),
     ]  # the local annotation never runs, nor any under `annotations`; a parameter, a guarded import
 
 
@@ -359,7 +359,7 @@ def test_a_removed_property_whose_reader_class_binds_the_name_is_not_breaking(re
     repo.commit({"shapes.py": turned})
     report = diff(repo.path, "main..feature")
     assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
-        ("shapes.py::Lone::styled", "shapes.py::LoneGrouping::style", "calls 'style', which was removed"),
+        ("shapes.py::Lone::styled", "shapes.py::LoneGrouping::style", "reads 'style', which was removed"),
     ]
 
 
@@ -1581,7 +1581,7 @@ def test_a_removed_property_whose_name_the_instances_still_hold_is_not_breaking(
         "    @property\n    def validator(self):\n        return make_validator(self.schema)\n\n", "")})
     report = diff(repo.path, "main..feature")
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
-        ("adapter.py::Adapter::validate", "calls 'validator', which was removed")]
+        ("adapter.py::Adapter::validate", "reads 'validator', which was removed")]
 
 
 def test_a_read_written_otherwise_than_the_removed_property_read_is_not_breaking(repo: RepoBuilder) -> None:
@@ -2741,3 +2741,72 @@ def test_super_calls_of_a_mixins_removed_hook_reach_the_next_class(repo: RepoBui
     assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
         ("tests/test_mail.py::LocmemTests::test_send", "tests/test_mail.py::MailMixin::check",
          "calls 'check', which was removed")]
+
+
+def test_a_removed_override_whose_class_inherits_the_name_is_not_breaking(repo: RepoBuilder) -> None:
+    # astroid 3.0.0 -> 2.15.8: FunctionDef.getattr gone, Lambda.getattr runs; the receiver's
+    # annotation went with it, so head no longer links the call
+    shapes = ("class Node:\n    def lookup(self, name, default=None):\n        return default\n\n\n"
+              "class Leaf(Node):\n    def lookup(self, name, default=None):\n        return name\n\n"
+              "    def describe(self, name, context):\n        return context\n\n\n"
+              "class Wrapper:\n    def __init__(self, inner: Leaf):\n        self.inner = inner\n\n"
+              "    def lookup(self, name):\n        return self.inner.lookup(name)\n\n"
+              "    def describe(self, name):\n        return self.inner.describe(name, None)\n")
+    repo.commit({"tree.py": shapes})
+    repo.start_branch("feature")
+    leaf = shapes[shapes.index("class Leaf(Node):"):shapes.index("class Wrapper")]
+    stripped = shapes.replace(leaf, "class Leaf(Node):\n    def describe(self, name, context):\n"
+                                    "        return context\n\n\n").replace("inner: Leaf", "inner")
+    repo.commit({"tree.py": stripped})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["tree.py::Leaf::lookup"] == "removed"
+    assert report["breaking"] == []
+
+
+def test_a_removed_override_whose_inherited_method_refuses_the_call_is_breaking(repo: RepoBuilder) -> None:
+    shapes = ("class Node:\n    def lookup(self, name):\n        return name\n\n\n"
+              "class Leaf(Node):\n    def lookup(self, name, default=None):\n        return default\n\n\n"
+              "class Wrapper:\n    def __init__(self, inner: Leaf):\n        self.inner = inner\n\n"
+              "    def find(self, name):\n        return self.inner.lookup(name, default=0)\n")
+    repo.commit({"tree.py": shapes})
+    repo.start_branch("feature")
+    leaf = shapes[shapes.index("class Leaf(Node):"):shapes.index("class Wrapper")]
+    repo.commit({"tree.py": shapes.replace(leaf, "class Leaf(Node):\n    pass\n\n\n").replace("inner: Leaf", "inner")})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("tree.py::Wrapper::find", "tree.py::Leaf::lookup",
+         "unexpected keyword argument 'default' (the override was removed: Node::lookup runs)")]
+
+
+def test_a_removed_property_override_whose_base_binds_the_name_is_not_breaking(repo: RepoBuilder) -> None:
+    # django 4.2 -> 4.1.13: a backend's cached_property gone, the base's class attribute is read
+    features = ("from functools import cached_property\n\n\nclass Capabilities:\n    skipped = ()\n\n\n"
+                "class SqliteCapabilities(Capabilities):\n    @cached_property\n    def skipped(self):\n"
+                "        return ('a',)\n\n\nclass Runner:\n    def __init__(self, caps: SqliteCapabilities):\n"
+                "        self.caps = caps\n\n    def run(self):\n        return [s for s in self.caps.skipped]\n")
+    repo.commit({"caps.py": features})
+    repo.start_branch("feature")
+    own = features[features.index("    @cached_property"):features.index("class Runner")]
+    repo.commit({"caps.py": features.replace(own, "    pass\n\n\n").replace("caps: SqliteCapabilities", "caps")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["caps.py::SqliteCapabilities::skipped"] == "removed"
+    assert report["breaking"] == []
+
+
+def test_a_call_base_linked_to_several_methods_is_not_broken_by_one_removed(repo: RepoBuilder) -> None:
+    # kombu 5.3.0 -> 5.2.4: the filesystem channel's _put_fanout gone, the redis one's stays
+    transports = ("class RedisChannel:\n    def publish(self, msg):\n        return msg\n\n\n"
+                  "class FileChannel:\n    def publish(self, msg):\n        return msg\n\n"
+                  "    def purge(self):\n        return 0\n\n\n"
+                  "class Producer:\n    def __init__(self, channel: RedisChannel | FileChannel):\n"
+                  "        self.channel = channel\n\n    def send(self):\n        return self.channel.publish('m')\n\n"
+                  "    def clear(self):\n        return self.channel.purge()\n")
+    repo.commit({"transports.py": transports})
+    repo.start_branch("feature")
+    gone = transports[transports.index("class FileChannel:"):transports.index("class Producer")]
+    repo.commit({"transports.py": transports.replace(gone, "class FileChannel:\n    pass\n\n\n")
+                 .replace("channel: RedisChannel | FileChannel", "channel")})
+    report = diff(repo.path, "main..feature")
+    # purge was FileChannel's alone: the call of it is still left behind
+    assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
+        ("transports.py::Producer::clear", "transports.py::FileChannel::purge", "calls 'purge', which was removed")]
