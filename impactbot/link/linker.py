@@ -793,7 +793,11 @@ class _Linker:
         # a def inside a function is no attribute of anything (unless stored as one, which
         # resolves): `self.test.fail()` is not the `fail` a test defines for itself
         candidates = [c for c in self.methods_by_name.get(name, ()) if not self._in_a_function(c)]
-        return candidates[0] if len(candidates) == 1 else None
+        if len(candidates) != 1:
+            return None
+        # nor is a module's function, but of the module object, which an import resolves:
+        # `Y.ravel()` on an array is not the `ravel(array)` a module of the repository defines
+        return candidates[0] if self.r.scopes[candidates[0]].kind == "method" else None
 
     def _in_a_function(self, sid: str) -> bool:
         parent = self.r.scopes.get(self.r.scopes[sid].parent or "")

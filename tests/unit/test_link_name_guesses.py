@@ -27,3 +27,16 @@ def test_a_def_inside_a_function_is_no_attribute_to_guess() -> None:
     # beside such a def, a method of that name is the one guess left
     files["jobs.py"] = "class Job:\n    def fail(self, why):\n        return why\n"
     assert _guesses(files) == {("handler.py::Handler::enter", "jobs.py::Job::fail")}
+
+
+def test_a_module_function_is_no_attribute_of_an_object_to_guess() -> None:
+    # xarray: `Y.ravel()` on a numpy array is not duck_array_ops.ravel(array)
+    files = {"ops.py": "def flatten_rows(array):\n    return array\n",
+             "use.py": "def flat(grid):\n    return grid.flatten_rows()\n"}
+    assert _guesses(files) == set()
+    assert dict(link(facts(files)).unresolved) == {"use.py::flat": 1}  # counted, not dropped
+    # a method of that name beside it makes two candidates: still no guess
+    files["shapes.py"] = "class Grid:\n    def flatten_rows(self):\n        return self\n"
+    assert _guesses(files) == set()
+    del files["ops.py"]
+    assert _guesses(files) == {("use.py::flat", "shapes.py::Grid::flatten_rows")}
