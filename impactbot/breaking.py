@@ -1255,12 +1255,11 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             continue  # still reaches a symbol of that name: moved, not gone
         bound = {c.site.callee: c.bound for c in base.calls_of(caller) if c.target == removed.id}
         others = _other_targets(base, head, caller, removed)
-        if conf == "inferred" and class_gone:
-            continue  # no object of that class is made any more: what `obj.m()` may hold is another
-        if conf == "name_match" and class_gone and removed.path not in head_facts:
-            # a guess by the name alone into a module deleted with its classes (twisted's
-            # fallback `_keys_pynacl` keys): the object is another library's; an import of
-            # the deleted module, if any is left, is listed as such
+        if conf in ("inferred", "name_match") and class_gone:
+            # no object of that class is made any more: what `obj.m()` may hold is another
+            # (twisted's fallback `_keys_pynacl` keys gone with their module, jupyter_client's
+            # `tzUTC`: `dt.tzinfo.utcoffset()` was guessed by its name alone); the class's
+            # own removal, and an import of a deleted module, are listed as such
             continue
         # the calls written as in base: `logging.info()` in place of the removed `util.info()`
         # is another function, not the old call left behind

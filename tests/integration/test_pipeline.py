@@ -1730,11 +1730,12 @@ def test_a_name_only_guess_at_a_removed_method_whose_name_lives_on_is_not_breaki
     report = diff(repo.path, "main..feature")
     assert changed(report)["models.py::Reader::parse_frame"] == "removed"
     assert report["breaking"] == []
-    # gone from the repository altogether, the guessed call is left behind
+    # gone from the repository with its class, it was another object's whatever parser is:
+    # no Reader is made any more (where one was, the class's removal is listed)
     repo.commit({"models.py": "class Other:\n    pass\n"})
     report = diff(repo.path, "main..feature")
-    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
-        ("use.py::run", "calls 'parse_frame', which was removed")]
+    assert changed(report)["models.py::Reader"] == "removed"
+    assert report["breaking"] == []
 
 
 GRAPHS = """class Graph:
@@ -2685,6 +2686,24 @@ def test_a_name_only_guess_into_a_deleted_module_is_not_breaking(repo: RepoBuild
     repo.commit({"pkg/_keys_fallback.py": None})
     report = diff(repo.path, "main..feature")
     assert changed(report)["pkg/_keys_fallback.py::Ed25519PrivateKey::public_key"] == "removed"
+    assert report["breaking"] == []
+
+
+def test_a_name_only_guess_into_a_class_gone_from_its_module_is_not_breaking(repo: RepoBuilder) -> None:
+    # jupyter_client 8.4.0 dropped its own `tzUTC`; `dt.tzinfo.utcoffset(ref)` had been
+    # guessed, by its name, to be that class's: the tzinfo is the standard library's
+    utils = ("from datetime import tzinfo\n\n\nclass Utc(tzinfo):\n    def utcoffset(self, d):\n"
+             "        return None\n\n\ndef stamp():\n    return 1\n")
+    parse = ("from datetime import datetime\n\n\ndef parse_all(obj):\n    if isinstance(obj, list):\n"
+             "        obj = [parse_all(o) for o in obj]\n    elif isinstance(obj, str):\n"
+             "        obj = datetime.fromisoformat(obj)\n    return obj\n")
+    tests = ("from pkg import parsing\n\n\ndef test_offsets():\n    parsed = parsing.parse_all(['2013-07-03'])\n"
+             "    assert parsed[0].tzinfo.utcoffset(None) is None\n")
+    repo.commit({"pkg/__init__.py": "", "pkg/utils.py": utils, "pkg/parsing.py": parse, "tests/test_dates.py": tests})
+    repo.start_branch("feature")
+    repo.commit({"pkg/utils.py": "def stamp():\n    return 1\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["pkg/utils.py::Utc::utcoffset"] == "removed"
     assert report["breaking"] == []
 
 
