@@ -1253,7 +1253,7 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             continue
         if _still_reaches(head, caller, removed, conf) or (conf == "name_match" and named_still):
             continue  # still reaches a symbol of that name: moved, not gone
-        bound = {c.site.callee: c.bound for c in base.calls_of(caller) if c.target == removed.id}
+        receiver_passed = {c.site.callee: c.bound for c in base.calls_of(caller) if c.target == removed.id}
         others = _other_targets(base, head, caller, removed)
         if conf in ("inferred", "name_match") and class_gone:
             # no object of that class is made any more: what `obj.m()` may hold is another
@@ -1280,13 +1280,13 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 continue  # `obj.m()` where no object of the gone class is made: obj holds another
             if not left.stale(site, sym, removed):
                 continue
-            if _fits_another(others.get(site.callee or "", ()), site, bound.get(site.callee, True)):
+            if _fits_another(others.get(site.callee or "", ()), site, receiver_passed.get(site.callee, True)):
                 continue  # the receiver may be of another class, whose method of that name takes the call
             if written is not None and site.callee not in written:
                 continue
             if inherited is not None:
                 # the override is gone: the method its class inherits runs, if the call fits it
-                reason = _fits_none(inherited, site, bound.get(site.callee, True))
+                reason = _fits_none(inherited, site, receiver_passed.get(site.callee, True))
                 if reason is not None:
                     yield Breaking(removed.id, caller, sym.path, site.line,
                                    f"{reason} (the override was removed: {inherited.qualname} runs)")

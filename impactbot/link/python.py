@@ -470,11 +470,14 @@ class _Timeline:
         span_of: Callable[[object], tuple[int, int] | None],
         hides: Callable[[object], bool],
         loops: tuple[list[int], list[int]],
+        for_loop: Callable[[object], tuple[int, int] | None],
     ) -> None:
         self.sources = sources
         # the first and the last lines of the scope's outermost loops: disjoint, in order
         self.loop_firsts, self.loop_lasts = loops
         spans = {k: span for k, src in enumerate(sources) if (span := span_of(src)) is not None}
+        # the loops whose `for` binds the name: their body sees what the `for` gives it
+        self.headers = sorted(loop for src in sources if (loop := for_loop(src)) is not None)
         self.unordered = [k for k in range(len(sources)) if k not in spans]
         self.order = sorted(spans, key=lambda k: spans[k][0])
         self.starts = [spans[k][0] for k in self.order]
@@ -485,23 +488,44 @@ class _Timeline:
         self.wide = [(k, *spans[k]) for k in self.order if spans[k][1] > spans[k][0]]
         self.conditional = [k for k in self.order if isinstance(b := sources[k], Binding) and b.conditional]
         self.conditional_starts = [spans[k][0] for k in self.conditional]
-        self.assigned_only = all(isinstance(b, Binding) and b.kind == "assign" for b in sources)
+        # plain assignments and loop targets: what a line of a function sees of them follows
+        # the order of its statements (see Resolver.resolve_at)
+        self.in_order = all(isinstance(b, Binding) and b.kind in ("assign", "for") for b in sources)
 
     def live_at(self, line: int) -> list[object] | None:
         before = bisect_left(self.starts, line)
-        if before == 0:
+        if before == 0 or any(first == line for first, _ in self.headers):
+            # (the line of a `for` reads what its iterable names before the loop binds it,
+            # and a loop written on one line runs its body there too: every source stays)
             return None
         start = self.hidden_from[before - 1]
+        header = self._header_around(line)
+        if header is not None:
+            # `for f in seconds: f(1, 2)`: each round binds f before its body runs, so what
+            # came before the loop (`for f in firsts: ...`), or later in it, never reaches
+            # the body (the body of a loop run zero times runs nothing)
+            start = max(start, header)
         live = set(self.unordered)
         live.update(self.order[bisect_left(self.starts, start, 0, before):before])
         live.update(k for k, first, last in self.wide if first < line and last >= start)
-        loop_end = self._loop_end(line)
+        loop_end = self._loop_end(line) if header is None else None
         if loop_end is not None:  # the conditional sources later in the loop around the line
             later = bisect_right(self.conditional_starts, line)
             live.update(self.conditional[later:bisect_right(self.conditional_starts, loop_end, later)])
         if len(live) == len(self.sources):
             return None
         return [self.sources[k] for k in sorted(live)]
+
+    def _header_around(self, line: int) -> int | None:
+        """The first line of the innermost loop around ``line`` (past its header) whose
+        ``for`` binds the name; None when there is none."""
+        found: int | None = None
+        for first, last in self.headers:
+            if first >= line:
+                break
+            if last >= line:
+                found = first
+        return found
 
     def _loop_end(self, line: int) -> int | None:
         """The last line of the outermost loop around ``line``; None outside every loop."""
@@ -544,6 +568,7 @@ class Resolver(DjangoModels, Metaclasses):
         self._lambda_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)  # function id -> lambdas' lines
         # scope id -> the first and the last lines of its outermost loops, in order
         self._loops: dict[str, tuple[list[int], list[int]]] = {}
+        self._loop_ends: dict[str, dict[int, int]] = {}  # scope id -> first line of each loop -> its last
         self._wrappers: dict[tuple[str, int], list[str]] = {}
         # generic function name -> (scope, expr of the function, expr of an implementation)
         # of each `@show.register` / `show.register(int, impl)` (see ``registered``)
@@ -632,10 +657,12 @@ class Resolver(DjangoModels, Metaclasses):
         """The outermost loops of each scope: they are disjoint, and the one around a line
         is where everything a later assignment can bring around to it stands."""
         for scope, first, last in facts.loops:  # in order of their first lines
-            firsts, lasts = self._loops.setdefault(symbol_id(path, scope), ([], []))
+            scope_id = symbol_id(path, scope)
+            firsts, lasts = self._loops.setdefault(scope_id, ([], []))
             if not lasts or first > lasts[-1]:
                 firsts.append(first)
                 lasts.append(last)
+            self._loop_ends.setdefault(scope_id, {})[first] = last
 
     def _in_lambda(self, scope_id: str, line: int) -> bool:
         """Whether ``line`` of a function may be in a lambda's body (run whenever it is called)."""
@@ -981,7 +1008,16 @@ class Resolver(DjangoModels, Metaclasses):
         timeline = self._timelines.get(id(sources))
         if timeline is None or timeline.sources is not sources:
             loops = self._loops.get(scope_id, NO_LOOPS)
-            timeline = self._timelines[id(sources)] = _Timeline(sources, self._source_span, self._hides, loops)
+            ends = self._loop_ends.get(scope_id, {})
+
+            def for_loop(src: object) -> tuple[int, int] | None:
+                """The lines of the loop a `for` binding heads."""
+                if not isinstance(src, Binding) or src.kind != "for" or src.line not in ends:
+                    return None
+                return src.line, ends[src.line]
+
+            timeline = self._timelines[id(sources)] = _Timeline(sources, self._source_span, self._hides, loops,
+                                                                for_loop)
         return timeline
 
     def _source_span(self, src: object) -> tuple[int, int] | None:
@@ -1505,7 +1541,7 @@ class Resolver(DjangoModels, Metaclasses):
         if scope is None or scope.kind not in ("function", "method") or base in scope.params:
             return self.resolve(expr, scope_id)
         sources = scope.names.get(base)
-        if not sources or len(sources) < 2 or not self._timeline(sources, scope_id).assigned_only:
+        if not sources or len(sources) < 2 or not self._timeline(sources, scope_id).in_order:
             return self.resolve(expr, scope_id)
         live: list[object] | None
         if self._in_lambda(scope_id, line):
