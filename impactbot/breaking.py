@@ -19,6 +19,7 @@ from __future__ import annotations
 import abc
 import enum
 import importlib
+import re
 import sys
 import typing
 import warnings
@@ -218,7 +219,7 @@ def breaking_calls(
     out.update(_stale_class_reads(head, changed, head_facts, base_facts or {}))
     out.update(_left_abstract(head, base, changed, head_facts, base_facts or {}))
     kept = sorted((b for b in out if not _expected_to_fail(b, head_facts)),
-                  key=lambda b: (b.file, b.line, b.caller, b.target))
+                  key=lambda b: (b.file, b.line, b.caller, b.target, b.reason))
     return tuple(_one_per_site(kept))
 
 
@@ -599,7 +600,7 @@ def _gone_module(path: str, imp: Import, gone: Mapping[str, str], now: ModuleInd
     if sub is None or sub not in gone:
         return None
     for init in now.paths(module, path):
-        names = _module_names(head_facts[init]) if init in head_facts else set()
+        names = _module_names(init, head_facts[init]) if init in head_facts else set()
         if names is None or imp.name in names:
             return None  # the package binds that name (or may: a star import, a __getattr__)
     return sub
@@ -615,7 +616,7 @@ def _stale_names(base: SymbolGraph, changed: tuple[ChangedSymbol, ...], head_fac
     paths &= head_facts.keys() & base_facts.keys()
     lost: dict[str, set[str]] = {}
     for path in sorted(paths):
-        before, now = _module_names(base_facts[path]), _module_names(head_facts[path])
+        before, now = _module_names(path, base_facts[path]), _module_names(path, head_facts[path])
         # a star import: expanded where it imports a module of the repository (the
         # indexes that needs are built only then)
         before = _bound_names(path, base_facts, indexes.base) if before is None else before
@@ -656,7 +657,7 @@ def _reexported(lost: dict[str, set[str]], head_facts: Mapping[str, FileFacts], 
 def _home(path: str, name: str, facts: Mapping[str, FileFacts], modules: ModuleIndex,
           seen: frozenset[str] = frozenset()) -> str | None:
     """The module whose own code binds ``name`` for ``path``: itself, or one it star-imports."""
-    own = _module_names(facts[path], stars=False)
+    own = _module_names(path, facts[path], stars=False)
     if own is not None and name in own:
         return path
     for imp in facts[path].imports:
@@ -943,10 +944,17 @@ def _is_function(facts: FileFacts, qualname: str) -> bool:
     return definition is not None and definition.kind in ("function", "method")
 
 
-def _module_names(facts: FileFacts, stars: bool = True) -> set[str] | None:
+_DECLARED = re.compile(r"([A-Za-z_]\w*)(?:[\[(].*)?")  # the name an annotation declares (`PI` of `PI[]`)
+
+
+def _module_names(path: str, facts: FileFacts, stars: bool = True) -> set[str] | None:
     """The names a module binds at its top level; None when it may bind names no fact
     shows (a star import, a module ``__getattr__``, writes through ``globals()``).
-    Without ``stars``, star imports are left for the caller to expand."""
+    Without ``stars``, star imports are left for the caller to expand.
+
+    An annotation alone (``TIMEOUT: int``) binds nothing when the module runs; in a
+    stub (``.pyi``), which never runs, it is how a module declares the name."""
+    stub = path.endswith(".pyi")
     names = {d.qualname for d in facts.definitions if "::" not in d.qualname}
     if any(site.callee == "globals" for site in facts.calls):
         return None
@@ -958,7 +966,11 @@ def _module_names(facts: FileFacts, stars: bool = True) -> set[str] | None:
         if imp.scope == "":
             names.add(imp.bound_name)
     for b in facts.bindings:
-        if b.kind == "global" or (b.scope == "" and b.target.isidentifier()):
+        if b.kind == "annotation" and not b.scope:
+            declared = _DECLARED.fullmatch(b.target)
+            if stub and declared is not None:
+                names.add(declared.group(1))  # (`PI: Callable[..., E]` binds `PI()` to an E)
+        elif b.kind == "global" or (b.scope == "" and b.target.isidentifier()):
             names.add(b.target)
     # a module __getattr__, defined or assigned (`__getattr__ = getattr_migration(__name__)`)
     return None if "__getattr__" in names else names
@@ -970,7 +982,7 @@ def _bound_names(path: str, facts: Mapping[str, FileFacts], modules: ModuleIndex
     ``from .util import *`` binds what util exports, its ``__all__`` (where known) or
     its public names. None where a star import reaches outside the repository, or a
     module that may bind names no fact shows."""
-    names = _module_names(facts[path], stars=False)
+    names = _module_names(path, facts[path], stars=False)
     if names is None:
         return None
     for imp in facts[path].imports:

@@ -297,6 +297,21 @@ def test_an_all_entry_naming_a_removed_def_breaks_star_imports(repo: RepoBuilder
     ]
 
 
+def test_an_annotation_alone_declares_a_name_in_a_stub_but_binds_none_in_a_module(repo: RepoBuilder) -> None:
+    # mypy's typeshed: `PI = ProcessingInstruction` became `PI: Callable[..., Element]` in a
+    # stub (which declares PI); the same in a module that runs binds nothing
+    before = '__all__ = ["PI", "LIMIT"]\n\n\ndef make(target):\n    return target\n\n\nPI = make\nLIMIT = 5\n'
+    after = before.replace("PI = make\nLIMIT = 5\n", "PI: Callable[..., int]\nLIMIT: int\n")
+    repo.commit({"stubs/tree.pyi": before, "conf.py": before})
+    repo.start_branch("feature")
+    repo.commit({"stubs/tree.pyi": after, "conf.py": after})
+    report = diff(repo.path, "main..feature")
+    assert [(b["file"], b["reason"]) for b in report["breaking"]] == [
+        ("conf.py", "__all__ lists 'LIMIT', which conf.py no longer defines: a star import of the module fails"),
+        ("conf.py", "__all__ lists 'PI', which conf.py no longer defines: a star import of the module fails"),
+    ]
+
+
 def test_a_removed_def_a_package_re_exports_by_a_star_import_is_breaking(repo: RepoBuilder) -> None:
     repo.commit({
         "pkg/__init__.py": "from .util import *\n",
