@@ -201,10 +201,10 @@ def breaking_calls(
     left = _LeftBehind.of(head, head_facts, modules.head) if gone else _LeftBehind(set(), set())
     for c in changed:
         if c.change == "removed":
-            out.update(_still_called(head, base, c.symbol, head_facts, callees, left))
+            out.update(_still_called(head, base, c.symbol, head_facts, base_facts or {}, callees, left))
         elif c.change == "renamed" and c.old_id in base.symbols:
-            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, callees, left,
-                                     moved_to=c.symbol))
+            out.update(_still_called(head, base, base.symbols[c.old_id], head_facts, base_facts or {}, callees,
+                                     left, moved_to=c.symbol))
     out.update(_property_turns(head, base, changed, head_facts, base_facts or {}))
     out.update(_now_async(head, base, changed, head_facts, base_facts or {}))
     out.update(_no_longer_async(head, base, changed, head_facts, base_facts or {}))
@@ -1238,8 +1238,8 @@ _OBJECT_DUNDERS = frozenset({
 
 
 def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_facts: Mapping[str, FileFacts],
-                  callees: Mapping[tuple[str, str], set[str]], left: _LeftBehind,
-                  moved_to: Symbol | None = None) -> Iterable[Breaking]:
+                  base_facts: Mapping[str, FileFacts], callees: Mapping[tuple[str, str], set[str]],
+                  left: _LeftBehind, moved_to: Symbol | None = None) -> Iterable[Breaking]:
     """Callers in head that still name a removed (or moved) symbol and reach nothing in its place."""
     if removed.id not in base.graph or _still_an_attribute(removed, head, head_facts, left) \
             or _given_by_a_standard_base(removed, head, head_facts):
@@ -1259,6 +1259,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     inherited = _inherited_in_head(removed, head, head_facts)
     if inherited is not None and (inherited.kind not in ("function", "method") or inherited.signature is None):
         return  # an override gone: its class's objects find the name on a base (`expected = set()`)
+    if inherited is None and owner is not None and not class_gone and _handed_on(removed, base_facts):
+        return  # it ended in `super().NAME(...)`: a base (another project's, maybe) has NAME
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
@@ -1306,6 +1308,16 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
             verb = "reads" if site.kind == "attribute" else "calls"
             yield Breaking(removed.id, caller, sym.path, site.line, f"{verb} '{name}', which was {gone}")
+
+
+def _handed_on(removed: Symbol, base_facts: Mapping[str, FileFacts]) -> bool:
+    """Whether a removed method called the method of the same name next in its class's
+    MRO (``super().render_to_response(context)``): the class still has one there."""
+    facts = base_facts.get(removed.path)
+    name = removed.qualname.rsplit("::", 1)[-1]
+    return facts is not None and any(
+        site.scope == removed.qualname and site.callee is not None and site.callee.startswith("super(")
+        and site.callee.endswith(")." + name) for site in facts.calls)
 
 
 def _inherited_in_head(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts]) -> Symbol | None:
@@ -1381,13 +1393,18 @@ def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[
     if not owner and removed.path in head_facts:  # `OrderedDict = dict` in place of `class OrderedDict`
         names = left.binds(removed.path)
         return names is None or name in names
-    cls = head.symbols.get(f"{removed.path}::{owner}") if owner else None
-    facts = head_facts.get(removed.path) if cls is not None and cls.kind == "class" else None
+    # the class and its bases (`self.url = url` in a base's __init__ gives every instance one)
+    return any(_binds_on_itself(cls, name, head_facts) for cls in _class_and_bases(head, f"{removed.path}::{owner}"))
+
+
+def _binds_on_itself(cls: Symbol, name: str, head_facts: Mapping[str, FileFacts]) -> bool:
+    """Whether a class binds ``name`` in its body, or its methods store it on ``self``."""
+    facts = head_facts.get(cls.path)
     if facts is None:
         return False
-    inside = owner + "::"
+    inside = cls.qualname + "::"
     return any(
-        (b.scope == owner and b.target == name)
+        (b.scope == cls.qualname and b.target == name)
         or (b.scope.startswith(inside) and b.target.count(".") == 1 and b.target.endswith("." + name))
         for b in facts.bindings
     )

@@ -11,7 +11,7 @@ fingerprint, and no other candidate): moving ``slugify`` from ``utils.py`` to
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from impactbot.extract import class_names, module_names
 from impactbot.model import AsyncTurn, ChangedSymbol, ChangeSet, LinkedGraph, Signature, Symbol, symbol_id
@@ -69,7 +69,7 @@ def changed_symbols(changes: ChangeSet, base: LinkedGraph, head: LinkedGraph) ->
         new = after.get(f.path, {}) if f.status != "deleted" else {}
         out.extend(_compare_file(old, new, renamed_from=f.old_path if f.status == "renamed" else None))
     out.extend(_changed_inits(base, head, old_paths | new_paths))
-    return tuple(_moves(out))
+    return tuple(_moves(out, head))
 
 
 def _changed_inits(base: LinkedGraph, head: LinkedGraph, touched: set[str]) -> list[ChangedSymbol]:
@@ -84,10 +84,12 @@ def _changed_inits(base: LinkedGraph, head: LinkedGraph, touched: set[str]) -> l
     return sorted(out, key=lambda c: (c.symbol.path, c.symbol.line))
 
 
-def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
+def _moves(changed: list[ChangedSymbol], head: LinkedGraph) -> list[ChangedSymbol]:
     """Pair a removed symbol with an added one in another file when exactly one of
     each has the same qualified name, kind and fingerprint; the pair becomes one
-    ``renamed`` entry where the added one was."""
+    ``renamed`` entry where the added one was. A method that left a class, still
+    there in head, for a subclass of it (of the same name, in another module) did not
+    move: the subclass overrides what the class no longer has."""
     removed: dict[tuple[str, str, str], list[Symbol]] = defaultdict(list)
     added: dict[tuple[str, str, str], list[Symbol]] = defaultdict(list)
     for c in changed:
@@ -95,9 +97,17 @@ def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
             side = removed if c.change == "removed" else added
             side[(c.symbol.qualname, c.symbol.kind, c.symbol.fingerprint)].append(c.symbol)
     moved_from: dict[str, Symbol] = {}
+    bases: dict[str, list[str]] | None = None  # class -> its bases in head, read if a method may move
     for key, gone in removed.items():
         new = added.get(key, [])
-        if len(gone) == 1 and len(new) == 1 and gone[0].path != new[0].path and key[0]:
+        if len(gone) != 1 or len(new) != 1 or gone[0].path == new[0].path or not key[0]:
+            continue
+        if "::" in key[0] and bases is None:
+            bases = defaultdict(list)
+            for e in head.edges:
+                if e.kind == "inherits":
+                    bases[e.source].append(e.target)
+        if bases is None or not _moved_down(gone[0], new[0], bases):
             moved_from[new[0].id] = gone[0]
     if not moved_from:
         return changed
@@ -114,6 +124,23 @@ def _moves(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
                                      signature_changed=_signatures_changed(prev, c.symbol),
                                      async_turn=_async_turn(prev, c.symbol)))
     return out
+
+
+def _moved_down(old: Symbol, new: Symbol, bases: Mapping[str, list[str]]) -> bool:
+    """Whether ``new`` sits in a subclass of the class ``old`` sat in (``bases``: head's)."""
+    holder = old.qualname.rpartition("::")[0]
+    if not holder:
+        return False
+    old_class, new_class = symbol_id(old.path, holder), symbol_id(new.path, new.qualname.rpartition("::")[0])
+    seen, todo = {new_class}, [new_class]
+    while todo:
+        for base in bases.get(todo.pop(), ()):
+            if base == old_class:
+                return True
+            if base not in seen:
+                seen.add(base)
+                todo.append(base)
+    return False
 
 
 def _compare_file(

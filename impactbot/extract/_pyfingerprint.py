@@ -157,6 +157,12 @@ class RedundantParens:
     def _elements(self, node: Node) -> int:
         return sum(1 for c in node.named_children if c.kind_id != self._comment)
 
+    def trailing_comma(self, node: Node) -> Node | None:
+        """The comma before the ``)`` of a tuple whose parentheses go (``(\n 1,\n 2,\n)``,
+        as black splits it): it goes with them. None for anything else."""
+        last = node.child(node.child_count - 2) if node.kind_id != self.paren and node.child_count > 2 else None
+        return last if last is not None and last.kind_id in self._comma else None
+
 
 class Span:
     """One definition to fingerprint: its byte range and its placeholder."""
@@ -176,6 +182,7 @@ class Fingerprinter:
         self._definitions = g.kinds("function_definition", "class_definition", "decorated_definition")
         self._redundant = RedundantParens(g)
         self._comma = g.token_kinds(",")
+        self._open, self._close = g.token_kinds("("), g.token_kinds(")")
 
     def texts(
         self,
@@ -196,7 +203,8 @@ class Fingerprinter:
         for node in caps.get("comment", ()):
             buf[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
         self._strings(buf, caps.get("string", []), docstrings)
-        self._parens(buf, [*caps.get("paren", ()), *caps.get("tuple", ()), *caps.get("tuple_pattern", ())])
+        self._parens(buf, [*caps.get("paren", ()), *caps.get("tuple", ()), *caps.get("tuple_pattern", ())],
+                     caps.get("import", ()))
         self._one_element(buf, caps.get("tuple", ()), caps.get("sub", ()))
         depths, leading = self._statements(buf, caps.get("stmt", []), caps.get("compound", []), decorated)
         cuts, owners, children = _pieces(spans, len(buf))
@@ -244,12 +252,25 @@ class Fingerprinter:
             if width == 3:
                 buf[quote + 1] = buf[quote + 2] = buf[end - 3] = buf[end - 2] = 0x22
 
-    def _parens(self, buf: bytearray, nodes: Sequence[Node]) -> None:
+    def _parens(self, buf: bytearray, nodes: Sequence[Node], imports: Sequence[Node]) -> None:
         redundant = self._redundant
         for node in nodes:
             start, end = node.start_byte, node.end_byte - 1
             if buf[start] == 0x28 and buf[end] == 0x29 and redundant(node):
                 buf[start] = buf[end] = 0x20
+                comma = redundant.trailing_comma(node)
+                if comma is not None:
+                    buf[comma.start_byte] = 0x20
+        for node in imports:  # `from os import (\n    path,\n    sep,\n)` imports `path, sep`
+            last = node.child(node.child_count - 1)
+            if last is None or last.kind_id not in self._close or buf[last.start_byte] != 0x29:
+                continue
+            opening = next((c for c in node.children if c.kind_id in self._open), None)
+            comma = node.child(node.child_count - 2)
+            if opening is not None:
+                buf[opening.start_byte] = buf[last.start_byte] = 0x20
+                if comma is not None and comma.kind_id in self._comma:
+                    buf[comma.start_byte] = 0x20
 
     def _one_element(self, buf: bytearray, tuples: Sequence[Node], subs: Sequence[Node]) -> None:
         for node in tuples:

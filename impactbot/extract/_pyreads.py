@@ -237,7 +237,8 @@ def _leaves(node: Node, redundant: RedundantParens) -> Iterator[Node]:
         if current.child_count == 0 or current.type == "string":
             yield current
         elif current.kind_id in redundant.kinds and redundant(current):
-            stack.extend(reversed(current.children[1:-1]))  # without its own `(` and `)`
+            inner = current.children[1:-1]  # without its own `(` and `)`, and a comma before `)`
+            stack.extend(reversed(inner[:-1] if redundant.trailing_comma(current) is not None else inner))
         else:
             stack.extend(reversed(current.children))
 

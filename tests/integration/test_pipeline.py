@@ -2844,3 +2844,38 @@ def test_a_call_base_linked_to_several_methods_is_not_broken_by_one_removed(repo
     # purge was FileChannel's alone: the call of it is still left behind
     assert [(b["caller"], b["target"], b["reason"]) for b in report["breaking"]] == [
         ("transports.py::Producer::clear", "transports.py::FileChannel::purge", "calls 'purge', which was removed")]
+
+
+def test_a_removed_property_whose_name_a_base_stores_on_every_instance_is_not_breaking(repo: RepoBuilder) -> None:
+    # wagtail 5.2 -> 5.1.3: PageListingButton's cached_property url gone; Button.__init__
+    # stores url on every button, `other.url` included
+    widgets = ("from functools import cached_property\n\n\nclass Link:\n    def __init__(self, href):\n"
+               "        self.href = href\n\n    def __eq__(self, other):\n        if not isinstance(other, Link):\n"
+               "            return NotImplemented\n        return self.href == other.href\n\n\n"
+               "class PageLink(Link):\n    @cached_property\n    def href(self):\n        return '/page/'\n")
+    repo.commit({"widgets.py": widgets})
+    repo.start_branch("feature")
+    own = widgets[widgets.index("    @cached_property"):]
+    repo.commit({"widgets.py": widgets.replace(own, "    pass\n")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["widgets.py::PageLink::href"] == "removed"
+    assert report["breaking"] == []
+
+
+def test_an_override_that_left_a_class_for_a_same_named_subclass_is_not_a_move(repo: RepoBuilder) -> None:
+    # wagtail 5.2 -> 5.1.3: IndexView.render_to_response went from the generic view to the
+    # snippets' IndexView (its subclass); it ended in super(), so the generic one still has one
+    override = ("    def render(self, context, **extra):\n        if getattr(self, 'export', False):\n"
+                "            return None\n        return super().render(context, **extra)\n")
+    generic = "from outside.views import TemplateMixin\n\n\nclass ListView(TemplateMixin):\n"
+    snippets = "from pkg import generic\n\n\nclass ListView(generic.ListView):\n"
+    reports = ("from pkg.generic import ListView\n\n\nclass ReportView(ListView):\n    def get(self, request):\n"
+               "        return self.render({})\n")
+    repo.commit({"pkg/__init__.py": "", "pkg/generic.py": generic + override,
+                 "pkg/snippets.py": snippets + "    pass\n", "pkg/reports.py": reports})
+    repo.start_branch("feature")
+    repo.commit({"pkg/generic.py": generic + "    pass\n", "pkg/snippets.py": snippets + override})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["pkg/generic.py::ListView::render"] == "removed"
+    assert changed(report)["pkg/snippets.py::ListView::render"] == "added"
+    assert report["breaking"] == []

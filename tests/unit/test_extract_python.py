@@ -440,6 +440,9 @@ def test_fingerprint_sees_structure_that_tokens_alone_do_not_show(before: str, a
         ("return [v for v in vs if (v and w)]\n", "return [v for v in vs if v and w]\n"),
         ("key = lambda v: (v.a if v else 0)\n", "key = lambda v: v.a if v else 0\n"),
         ("def f(node: (int | str)) -> (None):\n    pass\n", "def f(node: int | str) -> None:\n    pass\n"),
+        # black splits them with a trailing comma
+        ("for a, b in ((1, 2), (3, 4)):\n    pass\n", "for a, b in (\n    (1, 2),\n    (3, 4),\n):\n    pass\n"),
+        ("from os import path, sep\n", "from os import (\n    path,\n    sep,\n)\n"),
     ],
 )
 def test_fingerprint_ignores_parentheses_python_reads_as_nothing(before: str, after: str) -> None:
@@ -458,6 +461,8 @@ def test_fingerprint_ignores_parentheses_python_reads_as_nothing(before: str, af
         ("x = -(a + b)\n", "x = -a + b\n"),
         ("x = (a + b).c\n", "x = a + b.c\n"),
         ("x = (a or b)[0]\n", "x = a or b[0]\n"),
+        ("x = (1, 2)\n", "x = ((1, 2),)\n"),
+        ("from os import path, sep\n", "from os import path\n"),
     ],
 )
 def test_fingerprint_keeps_parentheses_that_group(before: str, after: str) -> None:

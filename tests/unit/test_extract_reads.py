@@ -51,8 +51,8 @@ def test_layout_comments_and_a_trailing_comma_are_not_a_change() -> None:
 
 
 def test_parentheses_that_change_nothing_are_not_a_change() -> None:
-    before = b"PAIR = (1, 2)\nTIMEOUT = (30)\nLIMIT = (a + b) * c\n(X, Y) = PAIR\n"
-    after = b"PAIR = 1, 2\nTIMEOUT = 30\nLIMIT = (a + b) * c\nX, Y = PAIR\n"
+    before = b"PAIR = (1, 2)\nTIMEOUT = (30)\nLIMIT = (a + b) * c\n(X, Y) = PAIR\nGRID = ((1, 2), (3, 4))\n"
+    after = b"PAIR = 1, 2\nTIMEOUT = 30\nLIMIT = (a + b) * c\nX, Y = PAIR\nGRID = (\n    (1, 2),\n    (3, 4),\n)\n"
     assert changed_names(before, after) == ()
 
 
