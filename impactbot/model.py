@@ -249,7 +249,8 @@ class Import:
         return self.module.split(".", 1)[0]
 
 
-BindingKind = Literal["assign", "annotation", "return", "global", "nonlocal", "for", "with", "except"]
+# "default": a parameter's default value, which Python evaluates where the def stands
+BindingKind = Literal["assign", "annotation", "return", "global", "nonlocal", "for", "with", "except", "default"]
 
 
 @dataclass(frozen=True, slots=True)

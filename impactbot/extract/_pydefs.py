@@ -392,7 +392,7 @@ class DefinitionFacts(FileState):
                 self._bind(node, scope, pairs, "annotation")
             if default is not None:
                 defaults: Values = [(name + s, v) for s, v in x.values(default) if v is not None]
-                self._bind(node, scope, defaults, "assign")
+                self._bind(node, scope, defaults, "default")
         returns = d.node.child_by_field_id(self.e.f["return_type"])
         if returns is not None:
             pairs = [("<return>" + s, v) for s, v in x.instances(returns)]

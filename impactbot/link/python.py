@@ -2477,6 +2477,8 @@ class Resolver(DjangoModels, Metaclasses):
                 return {}  # a function's returned displays are its call results' business
             self._note((scope.id, src.target + "[]"))
             return {("D", scope.id, src.target): False} if src.target + "[]" in scope.names else {}
+        if src.kind == "default":
+            return self._default_value(src, scope)
         passed = self.passed_through(src.value, scope, src.line)
         if passed is not None:
             return passed
@@ -2484,6 +2486,17 @@ class Resolver(DjangoModels, Metaclasses):
             # (a lambda's body runs when it is called, not where the body defines it)
             return self.resolve_line(src.value, scope.id, src.line) or {}
         return self.resolve(src.value, scope.id) or {}
+
+    def _default_value(self, src: Binding, scope: Scope) -> Values:
+        """A parameter's default, as the scope around the def evaluates it where the def
+        stands: ``def run(cb=cb)`` gets the module's ``cb``, not the parameter itself."""
+        outer = self.scopes.get(scope.parent or "")
+        if outer is None or src.value is None:
+            return {}
+        line = scope.definition.start_line if scope.definition is not None else src.line
+        if outer.kind in ("module", "class"):
+            return self.resolve_line(src.value, outer.id, line) or {}
+        return self.resolve_at(src.value, outer.id, line) or {}
 
     def import_value(self, imp: Import, path: str) -> Values:
         target = self.modules.absolute(path, imp.module, imp.level)

@@ -1222,9 +1222,10 @@ def test_returns_and_yields_bind_the_return_value() -> None:
 
 
 def test_parameter_defaults_bind_in_the_function_scope() -> None:
+    # as defaults: the linker evaluates them where the def stands (`def run(cb=cb)`)
     assert binds("def run(cb=handler, retries=3, hook=mod.hook):\n    pass\n") == [
-        ("run", "cb", "handler", "assign"),
-        ("run", "hook", "mod.hook", "assign"),
+        ("run", "cb", "handler", "default"),
+        ("run", "hook", "mod.hook", "default"),
     ]
 
 

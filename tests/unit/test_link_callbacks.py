@@ -213,3 +213,21 @@ def test_task_groups_and_worker_threads_of_trio_and_anyio_run_what_they_are_give
     assert calls_from(graph, "m.py::main") == {
         "m.py::serve": "inferred", "m.py::handle": "inferred", "m.py::crunch": "inferred"}
     assert calls_from(graph, "m.py::cli") == {"m.py::main": "inferred"}
+
+
+def test_a_default_named_like_its_parameter_is_the_name_around_the_def() -> None:
+    # flask-restx: `Api(default_id=default_id)` stores the function `utils.default_id`
+    files = {
+        "ids.py": "def default_id(resource, method):\n    return method + resource\n",
+        "api.py": "from ids import default_id\n\n\nclass Api:\n    def __init__(self, default_id=default_id):\n"
+                  "        self.default_id = default_id\n\n    def op(self, name):\n"
+                  "        return self.default_id(name, 'get')\n\n\n"
+                  "class Tables:\n    key = default_id\n\n    def sort(self, rows, key=key):\n"
+                  "        return key(rows, 1)\n",
+    }
+    graph = link(facts(files))
+    assert calls_from(graph, "api.py::Api::op") == {"ids.py::default_id": "inferred"}
+    assert calls_from(graph, "api.py::Tables::sort") == {"ids.py::default_id": "inferred"}
+    # a derived graph reads the default where a full link does
+    edited = {**files, "ids.py": files["ids.py"].replace("method + resource", "resource + method")}
+    assert derived_from(facts(files), facts(edited))[1] == link(facts(edited))
