@@ -501,9 +501,10 @@ def _binds_name(decorators: tuple[str, ...]) -> bool:
 
 
 def _annotation_text(node: Node) -> str:
-    """Annotation (or default) source with whitespace collapsed (black may wrap it) and
-    without parentheses around the whole (`node: (A | B)` is `node: A | B`)."""
-    text = text_of(_unwrapped(node))
+    """Annotation (or default) source with whitespace collapsed (black may wrap it),
+    without parentheses around the whole (`node: (A | B)` is `node: A | B`), and its
+    plain string literals in double quotes, as black writes them (`a=''` is `a=""`)."""
+    text = _quoted_alike(_unwrapped(node))
     if not _NEEDS_TIDY.search(text):
         return text
     text = " ".join(text.split())
@@ -512,6 +513,44 @@ def _annotation_text(node: Node) -> str:
     for closing in ")]}":
         text = text.replace(" " + closing, closing).replace("," + closing, closing)
     return text
+
+
+def _quoted_alike(node: Node) -> str:
+    """The node's source with each string literal that holds no quote, backslash or
+    replacement field written ``"..."``, its prefix lower-cased and without ``u``."""
+    data = node.text or b""
+    strings = [n for n in _descendants(node) if n.type == "string" and n.child_count >= 2]
+    if not strings:
+        return data.decode("utf-8", "replace")
+    out, at, base = [], 0, node.start_byte
+    for string in strings:
+        opening, closing = string.children[0], string.children[-1]
+        body = data[opening.end_byte - base : closing.start_byte - base]
+        start = opening.text or b""
+        prefix = start.rstrip(b"'\"")
+        quote = start[len(prefix) :]
+        if b"f" in prefix.lower() or any(c in body for c in _QUOTES) or quote not in _OPENINGS:
+            continue
+        doubled = b'"' * len(quote)
+        out.append(data[at : string.start_byte - base])
+        out.append(prefix.lower().replace(b"u", b"") + doubled + body + doubled)
+        at = string.end_byte - base
+    out.append(data[at:])
+    return b"".join(out).decode("utf-8", "replace")
+
+
+_QUOTES = frozenset(b"'\"\\")  # in a literal's body: its quotes may not be swapped as they stand
+_OPENINGS = (b"'", b'"', b"'''", b'"""')
+
+
+def _descendants(node: Node) -> list[Node]:
+    """Every node under ``node`` (itself included), in source order."""
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.children))
+    return out
 
 
 def _unwrapped(node: Node) -> Node:

@@ -223,6 +223,14 @@ def test_a_signature_leaves_out_parentheses_around_a_whole_annotation_or_default
     assert kept is not None and kept.params[0].default == "(marker := object())"
 
 
+def test_a_signature_writes_plain_string_literals_in_double_quotes() -> None:
+    single = defs("def f(a='', b: 'Node' = U'q', c=B'ruok', d=f'{x}', e='say \"hi\"') -> 'Node': ...")["f"]
+    double = defs('def f(a="", b: "Node" = "q", c=b"ruok", d=f\'{x}\', e=\'say "hi"\') -> "Node": ...')["f"]
+    assert single.signature == double.signature
+    assert single.signature is not None
+    assert single.signature.text() == """(a="", b: "Node" = "q", c=b"ruok", d=f'{x}', e='say "hi"') -> "Node\""""
+
+
 def test_a_bare_star_makes_the_rest_keyword_only() -> None:
     signature = defs("def f(self, *, key, default=None): ...")["f"].signature
     assert signature is not None
