@@ -1380,7 +1380,24 @@ def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], cal
             return True
         if any(_standard_has(_imported_as(e, facts), name) for e in _outside_bases(head, cls, definition)):
             return True
-    return False
+    # `self` may be of a subclass that has NAME: the link reaches those (or, past the
+    # number of targets it lists, says nothing), whatever the class's own lacks
+    return skip is None and any(_binds_on_itself(sub, name, head_facts) or _binds(sub, name, head_facts)
+                                for sub in _subclasses_below(head, owner))
+
+
+def _subclasses_below(head: SymbolGraph, class_id: str) -> Iterator[Symbol]:
+    """Every class of the repository deriving from ``class_id`` in head."""
+    seen, todo = {class_id}, deque(head.subclasses(class_id))
+    while todo:
+        sub = todo.popleft()
+        if sub in seen:
+            continue
+        seen.add(sub)
+        symbol = head.symbols.get(sub)
+        if symbol is not None:
+            yield symbol
+        todo.extend(head.subclasses(sub))
 
 
 def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[str, FileFacts],

@@ -2879,3 +2879,23 @@ def test_an_override_that_left_a_class_for_a_same_named_subclass_is_not_a_move(r
     assert changed(report)["pkg/generic.py::ListView::render"] == "removed"
     assert changed(report)["pkg/snippets.py::ListView::render"] == "added"
     assert report["breaking"] == []
+
+
+def test_a_base_method_gone_to_many_subclasses_is_not_left_behind(repo: RepoBuilder) -> None:
+    # transformers 4.35.0 -> 4.34.1: _set_gradient_checkpointing lives on each of 171 model
+    # classes instead of their base; past the targets the link lists, the call says nothing
+    subclasses = "".join(f"\n\nclass Model{i}(Base):\n    flag = True\n" for i in range(20))
+    own = "    def toggle(self, on):\n        return on\n\n"
+    base = "class Base:\n    def enable(self):\n        return self.toggle(True)\n\n"
+    repo.commit({"models.py": base + own + subclasses})
+    repo.start_branch("feature")
+    moved = subclasses.replace("    flag = True\n", "    flag = True\n\n" + own.rstrip("\n") + "\n")
+    repo.commit({"models.py": base + moved})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["models.py::Base::toggle"] == "removed"
+    assert report["breaking"] == []
+    # with no class left that has it, the call is left behind
+    repo.commit({"models.py": base + subclasses})
+    report = diff(repo.path, "main..feature")
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("models.py::Base::enable", "calls 'toggle', which was removed")]
