@@ -94,6 +94,9 @@ def shifted(old: Signature, new: Signature, site: CallSite, bound: bool) -> str 
     for i in range(min(site.positional, len(before), len(after))):
         was, now = before[i], after[i]
         if was != now and (was in after or now in before):
+            given = site.args[i] if i < len(site.args) else None
+            if given is not None and given.rpartition(".")[2] == now:
+                return None  # `self.__init__(client_id, ...)` lands on client_id now: the change fixed it
             return f"argument {i + 1} by position now goes to '{now}', not '{was}'"
     return None
 

@@ -2899,3 +2899,21 @@ def test_a_base_method_gone_to_many_subclasses_is_not_left_behind(repo: RepoBuil
     report = diff(repo.path, "main..feature")
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
         ("models.py::Base::enable", "calls 'toggle', which was removed")]
+
+
+def test_arguments_named_as_the_parameters_they_now_reach_are_not_shifted(repo: RepoBuilder) -> None:
+    # paho-mqtt 2.0.0 -> 1.6.1: __init__ lost its first parameter; reinitialise's
+    # self.__init__(client_id, clean_session) lands each on its namesake again
+    client = ("class Client:\n    def __init__(self, api_version, client_id='', clean_session=None):\n"
+              "        self.client_id = client_id\n\n"
+              "    def reinitialise(self, client_id='', clean_session=True):\n"
+              "        self.__init__(client_id, clean_session)\n\n"
+              "    def copy(self, api_version, client_id):\n        self.__init__(api_version, client_id)\n")
+    repo.commit({"client.py": client})
+    repo.start_branch("feature")
+    repo.commit({"client.py": client.replace("def __init__(self, api_version, client_id=''",
+                                             "def __init__(self, client_id=''")})
+    report = diff(repo.path, "main..feature")
+    # copy's api_version now lands on client_id: still listed
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("client.py::Client::copy", "argument 1 by position now goes to 'client_id', not 'api_version'")]
