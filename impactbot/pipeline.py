@@ -296,10 +296,15 @@ class LazyFacts(Mapping[str, FileFacts]):
         return facts[path]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._files)
+        """The files that have facts, or may when asked: not those skipped unread (too
+        large, binary) nor, once the time budget ran out, those not read by then."""
+        store = self._store
+        for path, oid in self._files.items():
+            if store.has(oid) or (path not in store.skipped and not store.out_of_time):
+                yield path
 
     def __len__(self) -> int:
-        return len(self._files)
+        return sum(1 for _ in self)
 
 
 # ----------------------------------------------------------------- report

@@ -2917,3 +2917,15 @@ def test_arguments_named_as_the_parameters_they_now_reach_are_not_shifted(repo: 
     # copy's api_version now lands on client_id: still listed
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
         ("client.py::Client::copy", "argument 1 by position now goes to 'client_id', not 'api_version'")]
+
+
+def test_a_file_too_large_to_read_is_skipped_and_the_walk_goes_on(repo: RepoBuilder) -> None:
+    # moto 4.2.14 -> 5.0.0: a 2.3 MB generated policy table beside a removed def (a KeyError)
+    table = "POLICIES = '''" + "x" * 2_000_100 + "'''\n"
+    repo.commit({"big.py": table, "m.py": "def gone():\n    return 1\n\n\ndef keep():\n    return gone()\n"})
+    repo.start_branch("feature")
+    repo.commit({"m.py": "def keep():\n    return 2\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report) == {"m.py::gone": "removed", "m.py::keep": "modified"}
+    assert report["breaking"] == []
+    assert [(s["path"], s["reason"]) for s in report.get("skipped", [])] == [("big.py", "too-large")]
