@@ -98,9 +98,9 @@ _PAREN_SAFE_PARENTS = (
 # `x + (y)`, `(obj).attr` or `(f)(x)` read as `x + y`, `obj.attr`, `f(x)`.
 _ATOMS = (
     "identifier", "attribute", "subscript", "call", "string", "concatenated_string", "integer", "float",
-    "true", "false", "none", "ellipsis", "list", "dictionary", "set", "tuple", "parenthesized_expression",
+    "true", "false", "none", "ellipsis", "list", "dictionary", "set", "tuple",
     "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression",
-)
+)  # (a pair inside a pair groups nothing more: the inner goes, the outer is judged by what it holds)
 # Where `(a, b)` is the same tuple as a bare `a, b` (`return (b, a)`, `x = (1, 2)`)
 _TUPLE_PARENTS = ("assignment", "augmented_assignment", "return_statement", "expression_statement",
                   "for_statement", "yield")
@@ -146,13 +146,20 @@ class RedundantParens:
         return False
 
     def _grouping_only(self, node: Node, parent: Node) -> bool:
-        inner = [c for c in node.named_children if c.kind_id != self._comment]
-        if len(inner) == 1 and inner[0].kind_id in self._atoms:
+        inner = self._content(node)
+        while inner is not None and inner.kind_id == self.paren:
+            inner = self._content(inner)  # `((a and b))`: what the innermost pair holds
+        if inner is not None and inner.kind_id in self._atoms:
             return True
         if parent.kind_id == self._subscript:  # `(a + b)[0]` is not `a + b[0]`; `a[(i + 1)]` is `a[i + 1]`
             value = parent.child_by_field_id(self._f_value)
             return value is not None and value.start_byte != node.start_byte
         return parent.kind_id in self._safe_parents
+
+    def _content(self, node: Node) -> Node | None:
+        """The one expression a pair of parentheses holds."""
+        inner = [c for c in node.named_children if c.kind_id != self._comment]
+        return inner[0] if len(inner) == 1 else None
 
     def _elements(self, node: Node) -> int:
         return sum(1 for c in node.named_children if c.kind_id != self._comment)

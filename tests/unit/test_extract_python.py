@@ -451,6 +451,9 @@ def test_fingerprint_sees_structure_that_tokens_alone_do_not_show(before: str, a
         # black splits them with a trailing comma
         ("for a, b in ((1, 2), (3, 4)):\n    pass\n", "for a, b in (\n    (1, 2),\n    (3, 4),\n):\n    pass\n"),
         ("from os import path, sep\n", "from os import (\n    path,\n    sep,\n)\n"),
+        # a pair inside a pair
+        ("return x or ((a and b))\n", "return x or (a and b)\n"),
+        ("return x + ((y * 2)) + (((z)))\n", "return x + (y * 2) + z\n"),
     ],
 )
 def test_fingerprint_ignores_parentheses_python_reads_as_nothing(before: str, after: str) -> None:
@@ -470,6 +473,7 @@ def test_fingerprint_ignores_parentheses_python_reads_as_nothing(before: str, af
         ("x = (a + b).c\n", "x = a + b.c\n"),
         ("x = (a or b)[0]\n", "x = a or b[0]\n"),
         ("x = (1, 2)\n", "x = ((1, 2),)\n"),
+        ("x = ((a + b)) * c\n", "x = a + b * c\n"),
         ("from os import path, sep\n", "from os import path\n"),
     ],
 )
