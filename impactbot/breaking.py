@@ -957,6 +957,8 @@ def _module_names(path: str, facts: FileFacts, stars: bool = True) -> set[str] |
 
     An annotation alone (``TIMEOUT: int``) binds nothing when the module runs; in a
     stub (``.pyi``), which never runs, it is how a module declares the name."""
+    if facts.unread:
+        return None  # (a blob not read binds what it binds)
     stub = path.endswith(".pyi")
     names = {d.qualname for d in facts.definitions if "::" not in d.qualname}
     if any(site.callee == "globals" for site in facts.calls):
@@ -1254,7 +1256,10 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     # repository (now on two classes, so no longer guessed), the guess says nothing more
     named_still = name in head.method_names()
     owner = base.symbols.get(f"{removed.path}::{removed.qualname.rpartition('::')[0]}")
-    class_gone = owner is not None and owner.kind == "class" and owner.id not in head.symbols
+    # gone, or its name now stands for something else (`def TestLibrary(name)`, a factory
+    # making other classes' objects): no object of that class is made any more
+    class_gone = owner is not None and owner.kind == "class" and (
+        owner.id not in head.symbols or head.symbols[owner.id].kind != "class")
     if class_gone and owner is not None and "::" not in owner.qualname and removed.path in head_facts:
         bound = left.binds(removed.path)
         if bound is None or owner.qualname in bound:

@@ -20,7 +20,7 @@ from impactbot.cache import Cache
 from impactbot.config import Settings
 from impactbot.config_changes import loud_sections, sectioned
 from impactbot.diff import changed_class_names, changed_names, changed_symbols
-from impactbot.extract import language_for
+from impactbot.extract import language_for, unread
 from impactbot.model import (
     ChangedSymbol,
     ChangeSet,
@@ -47,7 +47,9 @@ if TYPE_CHECKING:
 # where they are used: a run answered from the cache needs none of them (start-up
 # is measured).
 
-MAX_FILE_BYTES = 2_000_000  # generated or vendored blobs; parsing them says nothing
+# generated or vendored blobs past this are not read: a generated 4 MB schema parses in a
+# second or two and defines what the code imports; past 10 MB the blob is only noted
+MAX_FILE_BYTES = 10_000_000
 
 
 class BlobReader(Protocol):
@@ -103,6 +105,13 @@ class FactStore:
     def has(self, oid: str) -> bool:
         return oid in self._memo
 
+    def readable(self, oid: str | None) -> bool:
+        """Whether a blob (None: no blob) has facts of its own code."""
+        if oid is None:
+            return True
+        facts = self._memo.get(oid)
+        return facts is not None and not facts.unread
+
     def forget(self) -> None:
         """Let go of the facts and graphs read so far (the counts stay)."""
         self._memo.clear()
@@ -143,8 +152,10 @@ class FactStore:
             path = paths[oid]
             if len(data) > MAX_FILE_BYTES:
                 self.skipped[path] = SkippedFile(path, "too-large", f"{len(data)} bytes")
+                self._memo[oid] = unread(data, f"not read: {len(data)} bytes")
             elif b"\0" in data[:8000]:
                 self.skipped[path] = SkippedFile(path, "binary")
+                self._memo[oid] = unread(data, "not read: binary")
             else:
                 yield oid, data
 
@@ -584,14 +595,11 @@ def _name_reads(changed: Sequence[ChangedSymbol], head: Revision, settings: Sett
 
 
 def _readable_changes(changes: ChangeSet, store: FactStore) -> ChangeSet:
-    """Without a side's facts (time budget), a file's symbols would look added or removed."""
-    if not store.out_of_time:
-        return changes
-    files = tuple(
-        f for f in changes.files
-        if (f.new_blob is None or store.has(f.new_blob)) and (f.old_blob is None or store.has(f.old_blob))
-    )
-    return ChangeSet(changes.base, changes.head, files)
+    """Without a side's facts (time budget), or with a side not read (too large, binary),
+    a file's symbols would look added or removed: such a file is left out (it is listed
+    among the skipped files)."""
+    files = tuple(f for f in changes.files if store.readable(f.new_blob) and store.readable(f.old_blob))
+    return changes if len(files) == len(changes.files) else ChangeSet(changes.base, changes.head, files)
 
 
 def _analysed_changes(changes: ChangeSet, settings: Settings) -> ChangeSet:

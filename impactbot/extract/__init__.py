@@ -13,7 +13,7 @@ from impactbot.versions import EXTRACTOR_VERSION
 
 __all__ = [
     "EXTRACTOR_VERSION", "class_names", "extract", "language_for", "module_assignments", "module_names", "name_reads",
-    "writes_init",
+    "unread", "writes_init",
 ]
 
 
@@ -42,6 +42,13 @@ def extract(data: bytes, language: str) -> FileFacts:
     return FileFacts(
         language=language, definitions=(), calls=(), imports=(), error=f"unsupported language {language!r}"
     )
+
+
+def unread(data: bytes, error: str) -> FileFacts:
+    """FileFacts of a Python blob not read (too large, binary): its module, and ``unread``."""
+    from impactbot.extract.python import unread as python_unread
+
+    return python_unread(data, error)
 
 
 def module_names(data: bytes) -> dict[str, str]:

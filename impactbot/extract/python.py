@@ -50,6 +50,11 @@ def extract_python(data: bytes) -> FileFacts:
         return _unread(data, f"could not extract facts: {type(exc).__name__}: {exc}")
 
 
+def unread(data: bytes, error: str) -> FileFacts:
+    """The facts of a blob not read: its module, and that nothing more is known."""
+    return _unread(data, error)
+
+
 def _unread(data: bytes, error: str) -> FileFacts:
     return FileFacts(
         language="python",
@@ -57,6 +62,7 @@ def _unread(data: bytes, error: str) -> FileFacts:
         calls=(),
         imports=(),
         error=error,
+        unread=True,
     )
 
 

@@ -2920,12 +2920,18 @@ def test_arguments_named_as_the_parameters_they_now_reach_are_not_shifted(repo: 
 
 
 def test_a_file_too_large_to_read_is_skipped_and_the_walk_goes_on(repo: RepoBuilder) -> None:
-    # moto 4.2.14 -> 5.0.0: a 2.3 MB generated policy table beside a removed def (a KeyError)
-    table = "POLICIES = '''" + "x" * 2_000_100 + "'''\n"
-    repo.commit({"big.py": table, "m.py": "def gone():\n    return 1\n\n\ndef keep():\n    return gone()\n"})
+    # moto 4.2.14 -> 5.0.0: a generated policy table beside a removed def (a KeyError);
+    # altair 5.2.0: a generated schema grown past the limit, whose classes looked removed
+    big = "x" * 10_000_100
+    schema = "class NamedData:\n    def __init__(self, name):\n        self.name = name\n"
+    api = "from schema import NamedData\n\n\ndef named(n):\n    return NamedData(n)\n"
+    repo.commit({"big.py": f"POLICIES = {big!r}\n", "schema.py": schema, "api.py": api,
+                 "m.py": "def gone():\n    return 1\n\n\ndef keep():\n    return gone()\n"})
     repo.start_branch("feature")
-    repo.commit({"m.py": "def keep():\n    return 2\n"})
+    repo.commit({"m.py": "def keep():\n    return 2\n", "schema.py": schema + f"\nTABLE = {big!r}\n"})
     report = diff(repo.path, "main..feature")
+    # schema.py is not read in head: neither its class nor the import of it is gone
     assert changed(report) == {"m.py::gone": "removed", "m.py::keep": "modified"}
     assert report["breaking"] == []
-    assert [(s["path"], s["reason"]) for s in report.get("skipped", [])] == [("big.py", "too-large")]
+    assert sorted((s["path"], s["reason"]) for s in report.get("skipped", [])) == [
+        ("big.py", "too-large"), ("schema.py", "too-large")]
