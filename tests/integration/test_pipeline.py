@@ -2935,3 +2935,19 @@ def test_a_file_too_large_to_read_is_skipped_and_the_walk_goes_on(repo: RepoBuil
     assert report["breaking"] == []
     assert sorted((s["path"], s["reason"]) for s in report.get("skipped", [])) == [
         ("big.py", "too-large"), ("schema.py", "too-large")]
+
+
+def test_methods_of_a_class_replaced_by_a_factory_of_its_name_are_not_left_behind(repo: RepoBuilder) -> None:
+    # robotframework 7.0 -> 6.1.1: TestLibrary, a class with properties, became a function
+    # making objects of other classes, which store those attributes themselves
+    before = ("class Library:\n    def __init__(self, name):\n        self.name = name\n\n"
+              "    @property\n    def version(self):\n        return '1.0'\n")
+    after = ("class _Base:\n    def __init__(self, name):\n        self.name = name\n        self.version = '1.0'\n\n\n"
+             "class _ClassLibrary(_Base):\n    pass\n\n\ndef Library(name):\n    return _ClassLibrary(name)\n")
+    use = "from libs import Library\n\n\ndef build(name):\n    lib = Library(name)\n    return lib.version\n"
+    repo.commit({"libs.py": before, "use.py": use})
+    repo.start_branch("feature")
+    repo.commit({"libs.py": after})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["libs.py::Library::version"] == "removed"
+    assert report["breaking"] == []
