@@ -1269,6 +1269,12 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
         return  # an override gone: its class's objects find the name on a base (`expected = set()`)
     if inherited is None and owner is not None and not class_gone and _handed_on(removed, base_facts):
         return  # it ended in `super().NAME(...)`: a base (another project's, maybe) has NAME
+    # a subclass still has NAME (its own def, class attribute, or a store on self): an
+    # object that reached the removed one may be of that subclass (`item.message` where
+    # every item passed stores its message)
+    below = owner is not None and not class_gone and any(
+        _binds_on_itself(sub, name, head_facts) or _binds(sub, name, head_facts)
+        for sub in _subclasses_below(head, owner.id))
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
@@ -1302,6 +1308,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 continue  # `obj.m()` where no object of the gone class is made: obj holds another
             if not left.stale(site, sym, removed):
                 continue
+            if below and owner is not None and not _constructs(site.callee or "", owner):
+                continue
             if _fits_another(others.get(site.callee or "", ()), site, receiver_passed.get(site.callee, True)):
                 continue  # the receiver may be of another class, whose method of that name takes the call
             if written is not None and site.callee not in written:
@@ -1316,6 +1324,12 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
             verb = "reads" if site.kind == "attribute" else "calls"
             yield Breaking(removed.id, caller, sym.path, site.line, f"{verb} '{name}', which was {gone}")
+
+
+def _constructs(callee: str, cls: Symbol) -> bool:
+    """Whether the receiver of ``callee`` is made right there by the class's name (``Box().size()``)."""
+    receiver = _receiver(callee)
+    return receiver.endswith(")") and receiver.partition("(")[0].rsplit(".", 1)[-1] == cls.qualname.rsplit("::", 1)[-1]
 
 
 def _handed_on(removed: Symbol, base_facts: Mapping[str, FileFacts]) -> bool:

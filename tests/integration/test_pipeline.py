@@ -2951,3 +2951,20 @@ def test_methods_of_a_class_replaced_by_a_factory_of_its_name_are_not_left_behin
     report = diff(repo.path, "main..feature")
     assert changed(report)["libs.py::Library::version"] == "removed"
     assert report["breaking"] == []
+
+
+def test_a_removed_property_every_subclass_object_stores_is_not_left_behind(repo: RepoBuilder) -> None:
+    # robotframework 6.1.1 -> 7.0: a mixin's deprecated `message` property gone, each result
+    # class storing self.message in its __init__; _write_status(item) reads item.message
+    model = ("class Deprecated:\n    @property\n    def message(self):\n        return ''\n\n\n"
+             "class For(Deprecated):\n    def __init__(self):\n        self.kind = 'for'\n")
+    logger = ("from model import Deprecated, For\n\n\ndef status(item):\n    return item.message\n\n\n"
+              "def run():\n    return status(For())\n\n\ndef plain():\n    return Deprecated().message\n")
+    repo.commit({"model.py": model, "logger.py": logger})
+    repo.start_branch("feature")
+    repo.commit({"model.py": model.replace("    @property\n    def message(self):\n        return ''\n", "    pass\n")
+                 .replace("self.kind = 'for'", "self.kind = 'for'\n        self.message = ''")})
+    report = diff(repo.path, "main..feature")
+    # a Deprecated made right there has no message any more
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("logger.py::plain", "reads 'message', which was removed")]
