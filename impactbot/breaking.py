@@ -1310,6 +1310,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 continue
             if below and owner is not None and not _constructs(site.callee or "", owner):
                 continue
+            if _probed(facts, site, name):
+                continue  # `if hasattr(ctx, "load_default_certs"): ctx.load_default_certs()`
             if _fits_another(others.get(site.callee or "", ()), site, receiver_passed.get(site.callee, True)):
                 continue  # the receiver may be of another class, whose method of that name takes the call
             if written is not None and site.callee not in written:
@@ -1324,6 +1326,14 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
             verb = "reads" if site.kind == "attribute" else "calls"
             yield Breaking(removed.id, caller, sym.path, site.line, f"{verb} '{name}', which was {gone}")
+
+
+def _probed(facts: FileFacts | None, site: CallSite, name: str) -> bool:
+    """Whether the site stands under ``if hasattr(obj, "NAME"):`` for its own receiver."""
+    receiver = (site.callee or "").rpartition(".")[0]
+    return facts is not None and bool(receiver) and any(
+        scope == site.scope and obj == receiver and attr == name and first <= site.line <= last
+        for scope, obj, attr, first, last in facts.probes)
 
 
 def _constructs(callee: str, cls: Symbol) -> bool:

@@ -384,6 +384,9 @@ class FileFacts:
     # (line, callee) of each call whose value is dropped (a statement of its own)
     discarded: tuple[tuple[int, str], ...] = ()
     awaited: tuple[tuple[int, str], ...] = ()  # (line, callee) of each call whose value is awaited
+    # (scope, object, attribute, first line, last line) of each body under ``if hasattr(obj,
+    # "name"):``: code there runs only on an object that has the attribute
+    probes: tuple[tuple[str, str, str, int, int], ...] = ()
     # the blob was not read (too large, binary, a Git LFS pointer): only the module is
     # known, and nothing about what it binds; the file is there, not gone
     unread: bool = False

@@ -10,11 +10,11 @@ import os
 from importlib.util import find_spec
 
 # Bump when the extractor's output for the same bytes changes.
-EXTRACTOR_REVISION = "106"
+EXTRACTOR_REVISION = "107"
 # Bump when link() gives a different graph for the same facts.
 LINK_VERSION = "136"
 # Bump when the report of the same two graphs changes (the impact walk, breaking calls).
-IMPACT_VERSION = "36"
+IMPACT_VERSION = "37"
 
 
 def grammar_version(package: str = "tree_sitter_python") -> str:

@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from impactbot.extract._pyexpr import DOTTED_NAME
 from impactbot.extract._pygrammar import Grammar
-from impactbot.extract._pystate import FileState, text_of
+from impactbot.extract._pystate import FileState, string_value, text_of
 from impactbot.model import Narrowing
 
 
@@ -143,19 +143,52 @@ class NarrowingFacts(FileState):
 
     def _tests(self, condition: Node, k: _Kinds) -> list[tuple[str, tuple[str, ...]]]:
         """The isinstance tests that hold when ``condition`` is true: itself, or and-ed ones."""
+        return [test for part in self._conjuncts(condition, k) if (test := self._isinstance(part, k)) is not None]
+
+    def _conjuncts(self, condition: Node, k: _Kinds) -> list[Node]:
+        """What holds when ``condition`` is true: itself, or each side of an ``and``."""
         condition = self.x.unwrapped(condition)
-        if condition.kind_id == k.boolean_operator:
-            operator = condition.child_by_field_id(self.e.f["operator"])
-            if operator is None or operator.type != "and":
-                return []
-            out: list[tuple[str, tuple[str, ...]]] = []
-            for side in ("left", "right"):
-                part = condition.child_by_field_id(self.e.f[side])
-                if part is not None:
-                    out.extend(self._tests(part, k))
-            return out
-        test = self._isinstance(condition, k)
-        return [] if test is None else [test]
+        if condition.kind_id != k.boolean_operator:
+            return [condition]
+        operator = condition.child_by_field_id(self.e.f["operator"])
+        if operator is None or operator.type != "and":
+            return []
+        sides = (condition.child_by_field_id(self.e.f[side]) for side in ("left", "right"))
+        return [part for side in sides if side is not None for part in self._conjuncts(side, k)]
+
+    def _probes(self) -> tuple[tuple[str, str, str, int, int], ...]:
+        """(scope, object, attribute, first line, last line) of each body of ``if
+        hasattr(obj, "name"):`` (also and-ed): code there runs only on an object that has it."""
+        k = _kinds(self.e.g)
+        f = self.e.f
+        out: list[tuple[str, str, str, int, int]] = []
+        for node in self._caps("compound"):
+            if node.kind_id != k.if_statement or not self._live(node):
+                continue
+            for branch in [node, *(c for c in node.named_children if c.kind_id in k.elif_clause)]:
+                condition = branch.child_by_field_id(f["condition"])
+                body = branch.child_by_field_id(f["consequence"])
+                for part in self._conjuncts(condition, k) if condition is not None and body is not None else ():
+                    probe = self._hasattr(part, k)
+                    if probe is not None and body is not None:
+                        out.append((self.scope_at(node.start_byte), *probe, body.start_point.row + 1, _end_line(body)))
+        return tuple(sorted(out))
+
+    def _hasattr(self, node: Node, k: _Kinds) -> tuple[str, str] | None:
+        """``hasattr(obj, "name")`` with a name or dotted name: the object and the attribute."""
+        if node.kind_id != k.call:
+            return None
+        function = node.child_by_field_id(self.e.f["function"])
+        arguments = node.child_by_field_id(self.e.f["arguments"])
+        if function is None or function.text != b"hasattr" or arguments is None:
+            return None
+        args = [a for a in arguments.named_children if a.kind_id != k.comment]
+        if len(args) != 2 or args[0].kind_id not in k.classes or args[1].type != "string":
+            return None
+        obj, attr = self.x.expr(args[0]), string_value(args[1])
+        if obj is None or attr is None or not DOTTED_NAME.fullmatch(obj.encode()) or not attr.isidentifier():
+            return None
+        return obj, attr
 
     def _isinstance(self, node: Node, k: _Kinds) -> tuple[str, tuple[str, ...]] | None:
         """``isinstance(name, C)`` or ``isinstance(name, (C, D))``: the name and the class exprs."""

@@ -2968,3 +2968,19 @@ def test_a_removed_property_every_subclass_object_stores_is_not_left_behind(repo
     # a Deprecated made right there has no message any more
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
         ("logger.py::plain", "reads 'message', which was removed")]
+
+
+def test_a_call_of_a_removed_method_under_a_hasattr_test_is_not_left_behind(repo: RepoBuilder) -> None:
+    # pymongo 4.0 -> 3.13.0: its SSLContext wrapper lost load_default_certs, which
+    # get_ssl_context calls only where hasattr(ctx, "load_default_certs") says it is there
+    ssl = ("class Context:\n    def load_certs(self):\n        return 1\n\n"
+           "    def verify(self):\n        return 2\n\n\n"
+           "def make(flag):\n    ctx = Context()\n    if flag and hasattr(ctx, 'load_certs'):\n"
+           "        ctx.load_certs()\n    ctx.verify()\n    return ctx\n")
+    repo.commit({"ssl_support.py": ssl})
+    repo.start_branch("feature")
+    repo.commit({"ssl_support.py": ssl.replace("    def load_certs(self):\n        return 1\n\n", "")
+                 .replace("    def verify(self):\n        return 2\n", "    pass\n")})
+    report = diff(repo.path, "main..feature")
+    # verify is called unguarded: that call is left behind
+    assert [(b["line"], b["reason"]) for b in report["breaking"]] == [(9, "calls 'verify', which was removed")]

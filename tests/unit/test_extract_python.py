@@ -1982,3 +1982,21 @@ def test_calls_whose_value_is_awaited_are_listed_with_their_callee() -> None:
         """)
     assert extract_python(source.encode()).awaited == ((2, "store.save"), (3, "store.load"), (5, "gather"),
                                                        (6, "item"))
+
+
+def test_hasattr_tests_mark_the_bodies_that_run_only_on_objects_having_the_attribute() -> None:
+    source = """
+        def setup(ctx, self):
+            if hasattr(ctx, "load_default_certs"):
+                ctx.load_default_certs()
+            elif self.opts and hasattr(self.opts, 'verify'):
+                self.opts.verify()
+            if not hasattr(ctx, "close"):
+                pass
+            if hasattr(ctx, name) or hasattr(ctx, "x"):
+                pass
+        """
+    assert facts(source).probes == (
+        ("setup", "ctx", "load_default_certs", 3, 3),
+        ("setup", "self.opts", "verify", 5, 5),
+    )  # a negation, a computed name or an `or` tells nothing
