@@ -1272,9 +1272,7 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     # a subclass still has NAME (its own def, class attribute, or a store on self): an
     # object that reached the removed one may be of that subclass (`item.message` where
     # every item passed stores its message)
-    below = owner is not None and not class_gone and any(
-        _binds_on_itself(sub, name, head_facts) or _binds(sub, name, head_facts)
-        for sub in _subclasses_below(head, owner.id))
+    below = owner is not None and not class_gone and _bound_below(head, owner.id, name, head_facts)
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
@@ -1414,8 +1412,14 @@ def _own_class_binds(head: SymbolGraph, head_facts: Mapping[str, FileFacts], cal
             return True
     # `self` may be of a subclass that has NAME: the link reaches those (or, past the
     # number of targets it lists, says nothing), whatever the class's own lacks
-    return skip is None and any(_binds_on_itself(sub, name, head_facts) or _binds(sub, name, head_facts)
-                                for sub in _subclasses_below(head, owner))
+    return skip is None and _bound_below(head, owner, name, head_facts)
+
+
+def _bound_below(head: SymbolGraph, class_id: str, name: str, head_facts: Mapping[str, FileFacts]) -> bool:
+    """Whether a subclass of ``class_id`` in head binds ``name``: a def, a class attribute,
+    or a store on ``self``."""
+    return any(_binds_on_itself(sub, name, head_facts) or _binds(sub, name, head_facts)
+               for sub in _subclasses_below(head, class_id))
 
 
 def _subclasses_below(head: SymbolGraph, class_id: str) -> Iterator[Symbol]:
