@@ -13,7 +13,9 @@ meaning beyond their tokens:
 - string contents are escaped (whitespace, ``,`` and ``;`` become control bytes)
   and their delimiters unified, so only code whitespace is normalised; docstring
   contents stay unescaped, so their whitespace is normalised like code;
-- a one-element tuple keeps a marker, because there the trailing comma matters.
+- a one-element tuple keeps a marker, because there the trailing comma matters;
+- a literal with other spellings of its value (escapes, implicit concatenation,
+  ``0x1F``) is rewritten as the value's one spelling (``_pyspelling``).
 
 Then whitespace goes except between two word characters, ``;`` goes
 (statement markers already separate statements), and a comma before a closing
@@ -33,6 +35,7 @@ from operator import attrgetter
 from tree_sitter import Node
 
 from impactbot.extract._pygrammar import Grammar
+from impactbot.extract._pyspelling import is_formatted, needs_reading, respell_integers, spelled, string_value
 
 _DEPTH0 = 0x14  # statement start at relative depth d is byte _DEPTH0 + d
 _MAX_DEPTH = 11
@@ -209,7 +212,9 @@ class Fingerprinter:
         buf = bytearray(data.replace(_CUT, b"\x01") if 0 in data else data)
         for node in caps.get("comment", ()):
             buf[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
-        self._strings(buf, caps.get("string", []), docstrings)
+        strings = caps.get("string", [])
+        self._strings(buf, strings, caps.get("concat", []), docstrings)
+        respell_integers(buf, sorted(zip(map(_START, strings), map(_END, strings), strict=True)))
         self._parens(buf, [*caps.get("paren", ()), *caps.get("tuple", ()), *caps.get("tuple_pattern", ())],
                      caps.get("import", ()))
         self._one_element(buf, caps.get("tuple", ()), caps.get("sub", ()))
@@ -231,11 +236,20 @@ class Fingerprinter:
 
     # ------------------------------------------------------------ in place
 
-    def _strings(self, buf: bytearray, strings: list[Node], docstrings: set[int]) -> None:
+    def _strings(self, buf: bytearray, strings: list[Node], runs: list[Node], docstrings: set[int]) -> None:
         covered = -1
-        for start, end in sorted(zip(map(_START, strings), map(_END, strings), strict=True)):
+        # a run of adjacent strings sorts before its first string, which it covers
+        spans = sorted([(n.start_byte, -n.end_byte, True) for n in runs if n.start_byte not in docstrings]
+                       + [(n.start_byte, -n.end_byte, False) for n in strings])
+        for start, negative_end, joined in spans:
+            end = -negative_end
             if start < covered:
-                continue  # a string inside an f-string replacement field
+                continue  # a string inside an f-string replacement field, or a part of a run
+            if joined:
+                value = string_value(bytes(buf[start:end]))
+                if value is not None and _respell(buf, start, end, value, 1):
+                    covered = end
+                continue
             covered = end
             quote = start
             if buf[quote] not in _QUOTE_BYTES:
@@ -252,6 +266,10 @@ class Fingerprinter:
             if start in docstrings:
                 _mark_docstring(buf, quote, end, width)
                 continue
+            if needs_reading(buf, quote, end) and not is_formatted(buf, start, end):
+                value = string_value(bytes(buf[start:end]))
+                if value is not None and _respell(buf, start, end, value, width):
+                    continue
             inner = slice(quote + width, end - width)
             buf[inner] = bytes(buf[inner]).translate(_IN_STRING)
             buf[quote] = _STRING_OPEN
@@ -367,6 +385,21 @@ def _pieces(spans: Sequence[Span], size: int) -> tuple[list[int], list[int], lis
         owners.append(owner)
         children.append(0)
     return cuts, owners, children
+
+
+def _respell(buf: bytearray, start: int, end: int, value: str | bytes, width: int) -> bool:
+    """Write ``value``'s one spelling over ``buf[start:end]`` as the string marking
+    does (a ``b`` for bytes, the quotes unified, blanks after); False when it does
+    not fit."""
+    quotes = b'""' if width == 3 else b""
+    text = b"".join((
+        b"b" if isinstance(value, bytes) else b"",
+        bytes((_STRING_OPEN,)), quotes, spelled(value).translate(_IN_STRING), quotes, bytes((_STRING_CLOSE,)),
+    ))
+    if len(text) > end - start:
+        return False
+    buf[start:end] = text + b" " * (end - start - len(text))
+    return True
 
 
 def _mark_docstring(buf: bytearray, quote: int, end: int, width: int) -> None:

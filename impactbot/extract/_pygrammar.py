@@ -46,6 +46,7 @@ QUERY_SOURCE = """
 (type) @type
 (comment) @comment
 (string) @string
+(concatenated_string) @concat
 (parenthesized_expression) @paren
 (tuple) @tuple
 (tuple_pattern) @tuple_pattern

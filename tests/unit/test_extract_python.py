@@ -426,7 +426,7 @@ def test_fingerprint_sees_every_real_token_change(old: str, new: str) -> None:
         ("x = b'a'\n", "x = 'a'\n"),  # a string prefix
         ("def f():\n    return\n    x\n", "def f():\n    return x\n"),
         ("a\n(b)\n", "a(b)\n"),
-        ("x = 'a' 'b'\n", "x = 'ab'\n"),
+        ("x = 'a' 'b'\n", "x = 'a b'\n"),  # adjacent strings join without a blank
         ("class A(B, metaclass=M): ...\n", "class A(B, metaclass=N): ...\n"),
     ],
 )
@@ -479,6 +479,52 @@ def test_fingerprint_ignores_parentheses_python_reads_as_nothing(before: str, af
 )
 def test_fingerprint_keeps_parentheses_that_group(before: str, after: str) -> None:
     assert fingerprint(before) != fingerprint(after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('x = "\\xE4\\u00e4"\n', 'x = "ää"\n'),  # escapes
+        ("x = 'it\\'s'\n", 'x = "it\'s"\n'),
+        ('x = "a\\tb"\n', 'x = "a\tb"\n'),
+        ('x = """a\\nb"""\n', 'x = """a\nb"""\n'),
+        ('x = b"\\x41\\102"\n', 'x = b"AB"\n'),
+        ('x = r"\\d+"\n', 'x = "\\\\d+"\n'),  # raw or doubled, the same backslash
+        ('x = U"\\N{BULLET}"\n', 'x = "\u2022"\n'),
+        ('x = "ab" "cd"\n', 'x = "abcd"\n'),  # implicit concatenation, as ruff joins it
+        ('x = ("ab"  # why\n     "c\\x64")\n', 'x = ("abcd")\n'),
+        ('f("a" \\\n  "b", 1)\n', 'f("ab", 1)\n'),
+        ("x = 0x1F | 0o17 | 0b1\n", "x = 31 | 15 | 1\n"),  # integer bases and separators
+        ("x = 1_000_000 if y else 0XFF\n", "x = 1000000 if y else 255\n"),
+        ("x = 1_000.5\n", "x = 1000.5\n"),
+    ],
+)
+def test_fingerprint_ignores_how_a_literal_value_is_spelled(before: str, after: str) -> None:
+    assert fingerprint(before) == fingerprint(after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('x = "\\x00"\n', 'x = "\\x01"\n'),
+        ('x = "a\\nb"\n', 'x = "a b"\n'),  # an escaped newline is not a blank
+        ('x = "a\\tb"\n', 'x = "a,b"\n'),
+        ('x = b"\\x41"\n', 'x = "A"\n'),  # bytes are not text
+        ('x = "0x1F"\n', 'x = "31"\n'),  # digits inside a string are text
+        ('x = "\\x30x1F"\n', 'x = "31"\n'),
+        ('x = f"{a}\\n"\n', 'x = f"{a}\\t"\n'),  # f-strings keep their spelling
+        ('x = f"{a}" "b"\n', 'x = f"{a}" "c"\n'),
+        ("x = 0x10\n", "x = 10\n"),
+        ("x = v0x1F\n", "x = v31\n"),  # names are not numbers
+        ("x = v1_000\n", "x = v1000\n"),
+    ],
+)
+def test_fingerprint_sees_a_literal_whose_value_changed(before: str, after: str) -> None:
+    assert fingerprint(before) != fingerprint(after)
+
+
+def test_a_docstring_keeps_its_spelling() -> None:
+    assert fingerprint('def f():\n    "d\\x41"\n', "f") != fingerprint('def f():\n    "dA"\n', "f")
 
 
 def test_fingerprint_ignores_trailing_commas_except_in_one_element_tuples() -> None:
