@@ -837,8 +837,22 @@ class _Linker:
                 if base[0] == "S" and self.r.scopes[base[1]].kind == "class":
                     self.edges.add(sid, base[1], "inherits", "resolved", 0)
             self._override_edges(sid)
+            self._class_statement_edge(sid, scope)
             self._subclass_hook_edges(sid, scope)
             self._metaclass_edges(sid, scope)
+
+    def _class_statement_edge(self, class_id: str, scope: Scope) -> None:
+        """A class statement in a function runs the class body at each call: the scope
+        holding it calls the class (a class of a module, or of a class body at module
+        level, is made once, at import)."""
+        holder = self.r.scopes.get(scope.parent) if scope.parent else None
+        enclosing = holder
+        while enclosing is not None and enclosing.kind == "class":
+            enclosing = self.r.scopes.get(enclosing.parent) if enclosing.parent else None
+        if holder is None or enclosing is None or enclosing.kind not in ("function", "method"):
+            return
+        line = scope.definition.start_line if scope.definition is not None else 0
+        self.edges.add(holder.id, class_id, "calls", "resolved", line)
 
     def _subclass_hook_edges(self, class_id: str, scope: Scope) -> None:
         """The class statement runs the ``__init_subclass__`` its bases give: the scope

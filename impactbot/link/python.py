@@ -391,10 +391,12 @@ def _method_kind(d: Definition) -> str:
 
 
 def descriptors(facts: Mapping[str, FileFacts]) -> tuple[set[str], set[str]]:
-    """Classes that may give their instances a ``__get__`` (defining it, or deriving by
-    name from one that does), and the names class bodies bind to a new instance of one.
+    """Classes that may give their instances a ``__get__`` or ``__set__`` (defining it, or
+    deriving by name from one that does), and the names class bodies bind to a new
+    instance of one.
 
-    Told by names, so a superset (the lookups decide); reading such a name runs ``__get__``.
+    Told by names, so a superset (the lookups decide); reading such a name runs
+    ``__get__``, assigning it through an instance ``__set__``.
     """
     classes: dict[str, tuple[str, tuple[str, ...]]] = {}  # id -> (name, base names)
     ids: set[str] = set()
@@ -402,7 +404,7 @@ def descriptors(facts: Mapping[str, FileFacts]) -> tuple[set[str], set[str]]:
         for d in f.definitions:
             if d.kind == "class":
                 classes[symbol_id(path, d.qualname)] = (d.name, tuple(map(decorator_name, d.bases)))
-            elif d.name == "__get__" and d.kind == "method":
+            elif d.name in ("__get__", "__set__") and d.kind == "method":
                 ids.add(symbol_id(path, d.parent))
     names = {classes[c][0] for c in ids if c in classes}
     grew = bool(ids)
@@ -2918,6 +2920,15 @@ class Resolver(DjangoModels, Metaclasses):
             return []
         return sorted(v[1] for v in hit[0] if v[0] == "S" and self.scopes[v[1]].kind == "method")
 
+    def _descriptor_setter(self, class_id: str) -> str | None:
+        """The ``__set__`` method the repository gives instances of a class, if one."""
+        if self.scopes[class_id].kind != "class":
+            return None
+        hit = self.class_member(class_id, "__set__")
+        found = sorted(v[1] for v in (hit[0] if hit is not None and hit[1] is not None else {})
+                       if v[0] == "S" and self.scopes[v[1]].kind == "method")
+        return found[0] if len(found) == 1 else None
+
     def _stored(self, func_id: str, attr: str, owner: str, cls: str) -> str:
         """The kind of value a function or class stored under ``attr`` (not a def of that
         name) is when read through an instance: ``BM`` when it gets the instance as its
@@ -3402,7 +3413,8 @@ class Resolver(DjangoModels, Metaclasses):
             yield from self.iterator_next(site.args[0] + ".__iter__", scope_id, site.line)
 
     def setters(self, expr: str, scope_id: str, line: int) -> list[Target]:
-        """The properties whose setter assigning ``expr`` (``obj.attr``) runs.
+        """The properties whose setter (or descriptors whose ``__set__``) assigning
+        ``expr`` (``obj.attr``) runs.
 
         Only a property that the object's class (or, through ``self``, a subclass)
         has as a class attribute counts: not a property read that the attribute's
@@ -3433,7 +3445,8 @@ class Resolver(DjangoModels, Metaclasses):
         return [Target(prop, inferred, True) for prop, inferred in found.items()]
 
     def _class_property(self, class_id: str, attr: str) -> str | None:
-        """The settable property ``attr`` is on the class, if it is one.
+        """The settable property ``attr`` is on the class, if it is one (or the
+        ``__set__`` of the descriptor the class body holds under ``attr``).
 
         A data descriptor wins over the instance's own attributes, so the lookup
         walks the MRO's class bodies only (``self.srid = v`` in a subclass still runs
@@ -3450,6 +3463,8 @@ class Resolver(DjangoModels, Metaclasses):
                 return next(iter(setters))[1] if len(setters) == 1 else None
             hit = self.class_member(cls, attr)
             for val in hit[0] if hit is not None else {}:
+                if val[0] == "I" and (setter := self._descriptor_setter(val[1])) is not None:
+                    return setter  # `user = Perm()` in the body: assigning `obj.user` runs Perm.__set__
                 scope = self.scopes.get(val[1]) if val[0] == "S" else None
                 if scope is None or scope.method_kind != "property" or scope.parent != cls:
                     continue

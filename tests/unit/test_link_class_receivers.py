@@ -403,3 +403,15 @@ def test_a_derived_graph_sees_a_class_come_to_fit_a_protocol() -> None:
     files = {"proto.py": PROTOCOL, "user.py": user, **{f"lib{i}.py": f"def f{i}():\n    pass\n" for i in range(5)}}
     before = "class Slow:\n    def run(self):\n        pass\n"
     assert_derived_both_ways(files, "impls.py", before, before + "\n    def stop(self):\n        pass\n")
+
+
+def test_a_class_statement_in_a_function_runs_the_class_body_at_each_call() -> None:
+    source = (
+        "def make():\n    class Local:\n        class Inner:\n            pass\n    return Local\n\n"
+        "class Top:\n    class Nested:\n        pass\n"
+    )
+    calls = {(e.source, e.target) for e in link(facts({"a.py": source})).edges if e.kind == "calls"}
+    assert ("a.py::make", "a.py::make::Local") in calls
+    assert ("a.py::make::Local", "a.py::make::Local::Inner") in calls
+    # made once, when the module is imported: no caller runs it again
+    assert not {(s, t) for s, t in calls if t in ("a.py::Top", "a.py::Top::Nested")}

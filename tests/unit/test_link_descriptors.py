@@ -82,3 +82,42 @@ def test_descriptor_names_are_told_from_the_facts() -> None:
     classes, attrs = descriptors(files)
     assert classes == {"m.py::Field", "m.py::Derived"}
     assert attrs == {"f"}
+
+
+SETTING = """
+class Perm:
+    def __init__(self, attr):
+        self.attr = attr
+
+    def __set__(self, obj, value):
+        setattr(obj, self.attr, value)
+
+class Mode(Perm):
+    pass
+
+class Perms:
+    user = Perm("_user")
+    group = Mode("_group")
+    plain = Plain()
+"""
+
+
+def stores(body: str) -> set[str]:
+    return called_by(link(facts({"m.py": DESCRIPTOR + SETTING + body})), "m.py::use")
+
+
+def test_assigning_a_data_descriptor_through_an_instance_runs_its_set() -> None:
+    assert stores("def use(p: Perms):\n    p.user = 'rwx'\n") == {"Perm::__set__"}
+
+
+def test_an_inherited_set_counts_and_a_subclass_instance_too() -> None:
+    body = "class Mine(Perms):\n    pass\n\ndef use():\n    p = Mine()\n    p.group = 'r'\n"
+    assert stores(body) == {"Mine", "Perm::__set__"}
+
+
+def test_assigning_through_the_class_replaces_the_descriptor() -> None:
+    assert stores("def use():\n    Perms.user = 'rwx'\n") == set()
+
+
+def test_an_instance_without_set_is_overwritten_not_called() -> None:
+    assert stores("def use(p: Perms):\n    p.plain = 1\n") == set()
