@@ -29,6 +29,7 @@ from impactbot.link.fixtures import (
 from impactbot.link.inits import inherited_inits
 from impactbot.link.python import (
     ALIGNED,
+    BUILTIN_DUNDERS,
     COMMON_METHODS,
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
@@ -544,10 +545,7 @@ class _Linker:
                 targets += self._class_created(site.args[1], scope, site.line)
             elif site.callee.rpartition(".")[2] in TEMPLATE_METHODS:
                 targets += self._template_hooks(site.callee, scope, site.line)
-        if site.kind == "call" and site.callee in ("len", "str", "repr", "iter", "next", "hash",
-                                                    "abs", "format", "reversed", "bytes", "int",
-                                                    "float", "round", "dir", "sorted", "list",
-                                                    "tuple", "set"):
+        if site.kind == "call" and site.callee in BUILTIN_DUNDERS:
             targets.extend(self.r.builtin_dunders(site, scope))
         if targets and site.kind == "call" and all(self._is_getattr_hook(t.id) for t in targets):
             return targets, "proxied"  # what __getattr__ hands back is not known: a name may tell
