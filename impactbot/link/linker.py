@@ -1,7 +1,7 @@
 """Resolved call sites -> the revision's symbol graph (the body of stage `link`).
 
 Name resolution itself lives in :mod:`impactbot.link.python`; this module turns
-resolved call sites into edges (calls, inherits, overrides, uses_fixture), counts
+resolved call sites into edges (calls, inherits, overrides, uses_fixture, defines), counts
 what could not be resolved, and falls back to a name match only when the name is
 unique in the repository and says something. It is a module of its own, not the
 package's ``__init__``, so that ``build_native.py`` can compile it.
@@ -840,9 +840,9 @@ class _Linker:
             self._metaclass_edges(sid, scope)
 
     def _class_statement_edge(self, class_id: str, scope: Scope) -> None:
-        """A class statement in a function runs the class body at each call: the scope
-        holding it calls the class (a class of a module, or of a class body at module
-        level, is made once, at import)."""
+        """A class statement in a function runs the class body at each call: a ``defines``
+        edge from the scope holding it (not a call: the class is made, not called; a class
+        of a module, or of a class body at module level, is made once, at import)."""
         holder = self.r.scopes.get(scope.parent) if scope.parent else None
         enclosing = holder
         while enclosing is not None and enclosing.kind == "class":
@@ -850,7 +850,7 @@ class _Linker:
         if holder is None or enclosing is None or enclosing.kind not in ("function", "method"):
             return
         line = scope.definition.start_line if scope.definition is not None else 0
-        self.edges.add(holder.id, class_id, "calls", "resolved", line)
+        self.edges.add(holder.id, class_id, "defines", "resolved", line)
 
     def _subclass_hook_edges(self, class_id: str, scope: Scope) -> None:
         """The class statement runs the ``__init_subclass__`` its bases give: the scope

@@ -1,0 +1,84 @@
+"""What runs without a call written: a class statement inside a function (its body runs
+at each call), and assigning a data descriptor through an instance (its ``__set__``)."""
+
+from __future__ import annotations
+
+from helpers.gitrepo import RepoBuilder
+from test_pipeline import diff
+
+FACTORY = """
+def make_model(name):
+    class Model:
+        label = name
+
+        def describe(self):
+            return self.label
+    return Model
+"""
+
+FACTORY_TESTS = """
+from models import make_model
+
+def test_label():
+    assert make_model("a").label == "a"
+
+def test_unrelated():
+    assert 1 + 1 == 2
+
+def test_local_class():
+    class Local(object):
+        size = 1
+    assert Local.size == 1
+"""
+
+PERMS = """
+class Perm:
+    def __init__(self, attr):
+        self.attr = attr
+
+    def __get__(self, obj, owner=None):
+        return getattr(obj, self.attr, "")
+
+    def __set__(self, obj, value):
+        setattr(obj, self.attr, "".join(sorted(value)))
+
+class Perms:
+    user = Perm("_user")
+"""
+
+PERMS_TESTS = """
+from perms import Perms
+
+def test_assign():
+    p = Perms()
+    p.user = "wr"
+
+def test_class_only():
+    assert Perms.__name__ == "Perms"
+"""
+
+
+def test_a_changed_class_statement_reaches_the_callers_of_the_function_holding_it(repo: RepoBuilder) -> None:
+    repo.commit({"models.py": FACTORY, "tests/test_models.py": FACTORY_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"models.py": FACTORY.replace("label = name", "label = name.upper()")})
+    report = diff(repo.path, "main..feature")
+    assert "models.py::make_model::Model" in {c["id"] for c in report["changed"]}
+    assert report["tests"] == ["tests/test_models.py::test_label"]
+
+
+def test_a_test_whose_own_class_statement_changed_is_selected(repo: RepoBuilder) -> None:
+    repo.commit({"models.py": FACTORY, "tests/test_models.py": FACTORY_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"tests/test_models.py": FACTORY_TESTS.replace("class Local(object):", "class Local:")})
+    report = diff(repo.path, "main..feature")
+    assert report["tests"] == ["tests/test_models.py::test_local_class"]
+
+
+def test_a_changed_set_reaches_who_assigns_the_descriptor(repo: RepoBuilder) -> None:
+    repo.commit({"perms.py": PERMS, "tests/test_perms.py": PERMS_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"perms.py": PERMS.replace('"".join(sorted(value))', "value")})
+    report = diff(repo.path, "main..feature")
+    assert [c["id"] for c in report["changed"]] == ["perms.py::Perm::__set__"]
+    assert report["tests"] == ["tests/test_perms.py::test_assign"]
