@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from helpers.linking import facts
+import pytest
+from helpers.linking import assert_derived_both_ways, facts
 
-from impactbot.link import link
+from impactbot.link import incremental, link
 from impactbot.link.python import descriptors
 from impactbot.model import LinkedGraph
 
@@ -121,3 +122,21 @@ def test_assigning_through_the_class_replaces_the_descriptor() -> None:
 
 def test_an_instance_without_set_is_overwritten_not_called() -> None:
     assert stores("def use(p: Perms):\n    p.plain = 1\n") == set()
+
+
+def test_a_derived_graph_follows_a_set_added_or_removed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    plain = "class Perm:\n    def __init__(self, attr):\n        self.attr = attr\n"
+    setting = plain + "\n    def __set__(self, obj, value):\n        obj.seen = value\n"
+    files = {
+        "perms.py": "from perm import Perm\n\nclass Perms:\n    user = Perm('_user')\n",
+        "use.py": "from perms import Perms\n\ndef use(p: Perms):\n    p.user = 'rwx'\n",
+    }
+    assert_derived_both_ways(files, "perm.py", plain, setting)
+
+
+def test_a_derived_graph_follows_a_class_statement_moved_into_a_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    top = "class Local:\n    size = 1\n\ndef make():\n    return Local\n"
+    inside = "def make():\n    class Local:\n        size = 1\n    return Local\n"
+    assert_derived_both_ways({"use.py": "from m import make\n\nmake()\n"}, "m.py", top, inside)
