@@ -717,8 +717,10 @@ class Expressions:
 
 # Library functions that return a copy of their first argument (``from copy import
 # deepcopy`` is common enough to trust the bare name); ``pytest.param(x, id=...)``, one
-# case of a parametrize list, stands for its (first) value the same way.
-COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param"})
+# case of a parametrize list, stands for its (first) value the same way, and so does
+# ``functools.update_wrapper(wrapper, func)``, which returns the wrapper it updated.
+COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param",
+                    "functools.update_wrapper", "update_wrapper"})
 _COPIES = frozenset(name.encode() for name in COPIES)
 # Django's app registry: ``apps.get_model("shop", "Order")`` (or ``"shop.Order"``, or a
 # project's own ``get_model`` helper) gives the model class of that name

@@ -211,3 +211,17 @@ def test_what_an_outside_future_resolves_to_is_not_known() -> None:
     edges = {(e.target, e.confidence) for e in graph.edges if e.source == "m.py::use"}
     # unknown, not outside code: the method's unique name still says where it goes
     assert edges == {("m.py::Conn::read_frame", "name_match")}
+
+
+@pytest.mark.parametrize("updated", ["functools.update_wrapper(wrapper, func)", "update_wrapper(wrapper, func)"])
+def test_update_wrapper_returns_the_wrapper_it_was_given(updated: str) -> None:
+    source = (
+        "import functools\nfrom functools import update_wrapper\n\n"
+        "class Store:\n    def __getitem__(self, key):\n        return 1\n\n"
+        "def cached(cache):\n    def decorator(func):\n        def wrapper(*args):\n"
+        "            return cache[args]\n"
+        f"        return {updated}\n    return decorator\n\n"
+        "def use():\n    f = cached(Store())(len)\n    return f(1)\n"
+    )
+    graph = link(facts({"m.py": source}))
+    assert {e.target for e in graph.edges if e.source == "m.py::use"} >= {"m.py::cached::decorator::wrapper"}
