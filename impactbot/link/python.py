@@ -43,7 +43,6 @@ from __future__ import annotations
 import builtins
 import functools
 import itertools
-import math
 import re
 import time
 import zlib
@@ -1187,22 +1186,24 @@ class Resolver(DjangoModels, Metaclasses):
         return tuple(out)
 
     def _base_options(self, class_id: str, each: list[Values]) -> list[tuple[tuple[str, ...], ...]] | None:
-        """What one base expression may bring to the MRO: per binding of its name, the MROs
-        of the classes that binding gives (several classes from one binding, a container
-        element or a parameter, stay together as in the merged MRO). None when too many."""
+        """What one base expression may bring to the MRO: per binding of its name, and per
+        class that binding may give (a parameter, a container element, an attribute read
+        through ``self`` of any subclass: ``class Default(self.Cache)``), that class's MROs;
+        the expression holds one class when the statement runs. None when too many."""
         out: dict[tuple[tuple[str, ...], ...], None] = {}
         for vals in each:
-            per_class: list[tuple[tuple[str, ...], ...]] = []
             for val in vals:
                 if val[0] == "S" and self.scopes[val[1]].kind == "class":
-                    per_class.append(self.mro_alternatives(val[1]))
+                    options = self.mro_alternatives(val[1])
                 elif val[0] == "X":
-                    per_class.append((("X:",),))
-            if math.prod(len(p) for p in per_class) > MAX_ALTERNATIVES:
-                return None
-            for option in itertools.product(*per_class):
-                if option and not any(class_id in mro for mro in option):  # no class derives from itself
-                    out[option] = None
+                    options = (("X:",),)
+                else:
+                    continue
+                for mro in options:
+                    if class_id not in mro:  # no class derives from itself
+                        out[(mro,)] = None
+                if len(out) > MAX_ALTERNATIVES:
+                    return None
         return list(out)
 
     def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:

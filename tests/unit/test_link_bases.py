@@ -198,3 +198,17 @@ def test_a_module_getattr_gives_the_names_a_module_does_not_bind() -> None:
     # reading pkg.Old runs __getattr__; `from pkg import Old` ran it at the import
     assert by["use.py::attr"] == {"pkg/__init__.py::__getattr__", "pkg/impl.py::New", "pkg/impl.py::New::run"}
     assert by["use.py::imported"] == {"pkg/impl.py::New", "pkg/impl.py::New::run"}
+
+
+def test_a_base_read_through_self_is_one_class_of_each_subclass() -> None:
+    source = (
+        "class Store:\n    def __getitem__(self, key):\n        return 1\n\n"
+        "class Other:\n    def __getitem__(self, key):\n        return 2\n\n"
+        "class Mixin:\n    Cache = None\n\n    def test_missing(self):\n"
+        "        class Default(self.Cache):\n            pass\n        return Default()[1]\n\n"
+        "class StoreTest(Mixin):\n    Cache = Store\n\nclass OtherTest(Mixin):\n    Cache = Other\n"
+    )
+    graph = link(facts({"m.py": source}))
+    called = {e.target for e in graph.edges if e.source == "m.py::Mixin::test_missing" and e.kind == "calls"}
+    # each MRO finds its own __getitem__, not only the one merged first
+    assert {"m.py::Store::__getitem__", "m.py::Other::__getitem__"} <= called
