@@ -722,6 +722,9 @@ class Expressions:
 COPIES = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dataclasses.replace", "copy.replace", "pytest.param",
                     "functools.update_wrapper", "update_wrapper"})
 _COPIES = frozenset(name.encode() for name in COPIES)
+# ``pickle.loads(pickle.dumps(obj))``, a round trip (tests of pickling do it), is a copy of obj
+ROUND_TRIPS = {"pickle.loads": "pickle.dumps"}
+_ROUND_TRIPS = {k.encode(): v.encode() for k, v in ROUND_TRIPS.items()}
 # Django's app registry: ``apps.get_model("shop", "Order")`` (or ``"shop.Order"``, or a
 # project's own ``get_model`` helper) gives the model class of that name
 MODEL_LOOKUPS = frozenset({"get_model"})
@@ -762,7 +765,7 @@ _AWAITING_METHODS = frozenset(name.encode() for name in AWAITING_METHODS)
 CASTS = frozenset({"cast", "typing.cast", "t.cast", "typing_extensions.cast"})
 _CASTS = frozenset(name.encode() for name in CASTS)
 RENDERED_CALLS = (frozenset({"getattr", "type"} | {n.decode() for n in _STEPS}) | COPIES | PARTIALS | ITERATING
-                  | FETCHES | AWAITING | IMPORTS | CASTS | {"object.__new__"})
+                  | FETCHES | AWAITING | IMPORTS | CASTS | {"object.__new__"} | frozenset(ROUND_TRIPS))
 
 
 MAX_OPERATOR_CHAIN = 32  # binary operations rendered before an operand: longer chains render as unknown
@@ -859,6 +862,8 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
                 fetched = _fetched(node)
                 if fetched is not None:
                     return fetched
+            if ftext in _ROUND_TRIPS and (kept := _round_trip(node, _ROUND_TRIPS[ftext])) is not None:
+                return kept
             if ftext in _COPIES or ftext in _AWAITING or (fkind == attribute and last in _AWAITING_METHODS):
                 copied = _copied(node)
                 if copied is not None:
@@ -1094,6 +1099,17 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         if not args or args[0].kind_id not in operands:
             return None
         return expr(args[0])
+
+    def _round_trip(node: Node, inner: bytes) -> str | None:
+        # `pickle.loads(pickle.dumps(obj, protocol))`: obj, as `copy.deepcopy(obj)` is
+        arguments = node.child_by_field_id(f_arguments)
+        args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) != 1 or args[0].kind_id != call:
+            return None
+        function = args[0].child_by_field_id(f_function)
+        if function is None or function.text != inner:
+            return None
+        return _copied(args[0])
 
     def _named_model(node: Node) -> str | None:
         # `<model-named:shop/Order>`: the resolver finds the model class of that name (a

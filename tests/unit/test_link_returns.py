@@ -225,3 +225,15 @@ def test_update_wrapper_returns_the_wrapper_it_was_given(updated: str) -> None:
     )
     graph = link(facts({"m.py": source}))
     assert {e.target for e in graph.edges if e.source == "m.py::use"} >= {"m.py::cached::decorator::wrapper"}
+
+
+def test_a_pickle_round_trip_is_a_copy_of_the_object() -> None:
+    source = (
+        "import json\nimport pickle\n\nclass Store:\n    def __setitem__(self, key, value):\n        pass\n\n"
+        "def use():\n    source = Store()\n    cache = pickle.loads(pickle.dumps(source, 2))\n    cache[1] = 2\n\n"
+        "def other():\n    data = json.loads(json.dumps(Store()))\n    data[1] = 2\n"
+    )
+    graph = link(facts({"m.py": source}))
+    called = {(e.source, e.target) for e in graph.edges if e.kind == "calls"}
+    assert ("m.py::use", "m.py::Store::__setitem__") in called
+    assert ("m.py::other", "m.py::Store::__setitem__") not in called  # JSON gives back dicts
