@@ -46,7 +46,7 @@ import itertools
 import re
 import time
 import zlib
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -587,6 +587,9 @@ class Resolver(DjangoModels, Metaclasses):
         self._members_memo: dict[tuple[str, str, int], tuple[tuple[Values, str | None] | None, int]] = {}
         self._dispatch_memo: dict[tuple[str, str, bool], tuple[Values, int]] = {}
         self._building_subclasses = False
+        # classes whose MRO read dispatch while the subclass table was being built
+        # (`class Default(self.Cache)`): not kept, and linked into the table once it is
+        self._unsettled_mros: set[str] = set()
         self._overriders: dict[tuple[str, str], list[str]] = {}  # see overriders
         self._crowded_names: frozenset[str] | None = None
         self._active: set[tuple[str, str]] = set()
@@ -1143,6 +1146,7 @@ class Resolver(DjangoModels, Metaclasses):
         if class_id in self._mro:
             return self._mro[class_id]
         self._mro[class_id] = (class_id,)  # guards against cyclic bases
+        outer_truncated, self.truncated = self.truncated, False
         bases = self._bases(class_id, split=True)
         seqs: list[list[str]] = []
         for vals, _ in bases:
@@ -1156,7 +1160,13 @@ class Resolver(DjangoModels, Metaclasses):
         alternatives = self._linearisations(class_id, [each for _, each in bases])
         if len(alternatives) > 1:
             self._mro_alternatives[class_id] = alternatives
-        return self._mro[class_id]
+        merged = self._mro[class_id]
+        if self.truncated and self._building_subclasses:
+            self._unsettled_mros.add(class_id)
+            del self._mro[class_id]
+            self._mro_alternatives.pop(class_id, None)
+        self.truncated = outer_truncated or self.truncated
+        return merged
 
     def mro_alternatives(self, class_id: str) -> tuple[tuple[str, ...], ...]:
         """The MROs the class may have: one per choice of what its base names hold."""
@@ -2886,6 +2896,11 @@ class Resolver(DjangoModels, Metaclasses):
                             table[ancestor].append(sid)
             self._subclasses = table
             self._building_subclasses = False
+            for sid in sorted(self._unsettled_mros):  # their bases can be read now
+                for ancestor in self.mro(sid)[1:]:
+                    if not ancestor.startswith("X:") and sid not in table[ancestor]:
+                        insort(table[ancestor], sid)
+            self._unsettled_mros.clear()
         return self._subclasses
 
     def _bind(self, vals: Values, instance: bool, attr: str = "", owner: str | None = None,

@@ -212,3 +212,26 @@ def test_a_base_read_through_self_is_one_class_of_each_subclass() -> None:
     called = {e.target for e in graph.edges if e.source == "m.py::Mixin::test_missing" and e.kind == "calls"}
     # each MRO finds its own __getitem__, not only the one merged first
     assert {"m.py::Store::__getitem__", "m.py::Other::__getitem__"} <= called
+
+
+def test_a_base_read_through_dispatch_is_settled_after_the_subclass_table() -> None:
+    # the subclass table is built from every class's MRO; Default's base needs that table
+    # (self.Cache of each subclass), so its MRO is found again once the table is there
+    files = {
+        "cache.py": "class Cache:\n    def __init__(self, maxsize):\n        self.maxsize = maxsize\n\n"
+                    "    def __getitem__(self, key):\n        return 0\n\n"
+                    "class LRU(Cache):\n    def __getitem__(self, key):\n        return 1\n",
+        "tests/__init__.py": "class Mixin:\n    Cache = None\n\n    def test_missing(self):\n"
+                             "        class Default(self.Cache):\n            pass\n"
+                             "        cache = Default(maxsize=2)\n        return cache[1]\n",
+        "tests/test_lru.py": "from cache import LRU\nfrom . import Mixin\n\nclass LRUTest(Mixin):\n    Cache = LRU\n",
+        "tests/test_cache.py": "from cache import Cache\nfrom . import Mixin\n\n"
+                               "class CacheTest(Mixin):\n    Cache = Cache\n",
+    }
+    graph = link(facts(files))
+    test = "tests/__init__.py::Mixin::test_missing"
+    called = {e.target for e in graph.edges if e.source == test and e.kind == "calls"}
+    assert {"cache.py::Cache::__init__", "cache.py::Cache::__getitem__", "cache.py::LRU::__getitem__"} <= called
+    # and Default is in the table of Cache's subclasses
+    assert ("tests/__init__.py::Mixin::test_missing::Default", "cache.py::LRU", "inherits") in {
+        (e.source, e.target, e.kind) for e in graph.edges}
