@@ -39,7 +39,9 @@ from impactbot.model import (
 
 # Edge kinds along which a change travels from target to source. `reads` joins a
 # reader to the module or class whose changed name it reads (see add_reads).
-DEPENDENT_KINDS = frozenset({"calls", "inherits", "uses_fixture", "requests", "signals", "reads", "defines"})
+DEPENDENT_KINDS = frozenset({
+    "calls", "inherits", "uses_fixture", "requests", "signals", "reads", "defines", "runs_lambda",
+})
 
 
 # Set-up and tear-down hooks the test runner calls around each test: a change they reach

@@ -400,7 +400,7 @@ class FileFacts:
 
 # --------------------------------------------------------------------------- link
 
-EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture", "requests", "signals", "defines"]
+EdgeKind = Literal["calls", "inherits", "overrides", "uses_fixture", "requests", "signals", "defines", "runs_lambda"]
 Confidence = Literal["resolved", "inferred", "name_match"]
 CONFIDENCE_ORDER: dict[str, int] = {"resolved": 0, "inferred": 1, "name_match": 2}
 

@@ -43,6 +43,7 @@ from impactbot.link.python import (
     Resolver,
     Scope,
     Target,
+    Values,
     decorator_name,
     keyword_param,
     param_bit,
@@ -297,6 +298,8 @@ class _Linker:
         self.r = resolver(self.facts)
         self.r.fixture_users = self.fixture_uses  # what fixtures store through `request.cls` needs it
         self.edges = _Edges()
+        # call site (by identity) -> the scopes holding the lambdas it may call (see _lambda_runs)
+        self.lambda_runs: dict[int, tuple[str, ...]] = {}
         self.unresolved: dict[str, int] = defaultdict(int)
         self.calls: list[ResolvedCall] = []
         self.dangling: list[tuple[str, str, int]] = []
@@ -530,6 +533,8 @@ class _Linker:
         vals = self.r.resolve_at(site.callee, scope, site.line)
         if vals is None:
             return [], "dangling"
+        if site.kind == "call":
+            self._lambda_runs(site, vals, scope)
         if site.kind == "attribute":
             targets = [Target(v[1], inf, True) for v, inf in vals.items() if v[0] == "R"]
             return targets, "ok"
@@ -556,6 +561,17 @@ class _Linker:
         if any(v[0] in OUTSIDE_KINDS for v in vals):
             return [], "external"
         return [], "unknown"
+
+    def _lambda_runs(self, site: CallSite, vals: Values, scope: str) -> None:
+        """A lambda's body belongs to the scope it is written in (its calls are that scope's):
+        a call that may run one written elsewhere (`double = lambda x: mul(x, 2)` at module
+        level, called in a function) depends on that scope's code, as a ``runs_lambda`` edge
+        (not a call: the call graph keeps a lambda's calls where it is written)."""
+        holders = tuple(sorted({v[1] for v in vals if v[0] == "L" and len(v) > 1 and v[1] != scope}))
+        if holders:
+            self.lambda_runs[id(site)] = holders
+        elif self.lambda_runs:
+            self.lambda_runs.pop(id(site), None)  # resolved again, to no lambda this time
 
     def _script(self, module: str, near: str) -> tuple[list[Target], str]:
         """``python -m pkg.mod`` run from a call: the module (a package's ``__main__``),
@@ -732,6 +748,8 @@ class _Linker:
 
     def _emit(self, path: str, site: CallSite, targets: list[Target], status: str) -> None:
         caller = symbol_id(path, site.scope)
+        for holder in self.lambda_runs.get(id(site), ()) if self.lambda_runs else ():
+            self.edges.add(caller, holder, "runs_lambda", "inferred", site.line)
         if site.kind == "call" and site.callee and status == "dangling":
             self.dangling.append((caller, site.callee, site.line))
         pattern = status == "pattern"

@@ -17,7 +17,7 @@ Values are small tuples, so they can be set members and memo keys:
 - ``("X", "")``        something outside the repository (stdlib, third party); one
                        value for all of it, since nothing outside is ever an edge
 - ``("B", name)``      a builtin
-- ``("L",)``           a lambda; ``("L", scope_id, name)`` one taking no parameters,
+- ``("L", scope_id)``  a lambda written in that scope; ``("L", scope_id, name)`` one taking no parameters,
                          whose call gives what the scope binds ``name()`` to
 - ``("G", func_id)``   the iterator a generator function returns
 - ``("CM", func_id)``  the context manager a ``@contextmanager`` generator function returns
@@ -2290,8 +2290,8 @@ class Resolver(DjangoModels, Metaclasses):
     def _special(self, expr: str, scope_id: str) -> Values | None:
         """The values of the extractor's ``<...>`` forms that stand alone; None for a name
         such as ``<arg@3:4>`` or ``<partial:f>()``, which resolves like any other."""
-        if expr == "<lambda>":
-            return {("L",): False}
+        if expr == "<lambda>":  # written in this scope: its body's calls are the scope's
+            return {("L", scope_id): False}
         if expr.startswith("<def:"):  # the function itself, as a decorator receives it
             scope = self.scopes.get(expr[5:-1])
             # (a class decorator gets the class itself: one to call, construct, read)

@@ -1,5 +1,6 @@
 """What runs without a call written: a class statement inside a function (its body runs
-at each call), and assigning a data descriptor through an instance (its ``__set__``)."""
+at each call), assigning a data descriptor through an instance (its ``__set__``), and
+the body of a lambda written in another scope than the call running it."""
 
 from __future__ import annotations
 
@@ -82,3 +83,37 @@ def test_a_changed_set_reaches_who_assigns_the_descriptor(repo: RepoBuilder) -> 
     report = diff(repo.path, "main..feature")
     assert [c["id"] for c in report["changed"]] == ["perms.py::Perm::__set__"]
     assert report["tests"] == ["tests/test_perms.py::test_assign"]
+
+
+LAMBDAS = """
+def scale(x):
+    return x * 2
+
+double = lambda x: scale(x)
+
+def unrelated(x):
+    return x
+
+def use(x):
+    return double(x)
+"""
+
+LAMBDA_TESTS = """
+from app import unrelated, use
+
+def test_use():
+    assert use(2) == 4
+
+def test_unrelated():
+    assert unrelated(1) == 1
+"""
+
+
+def test_a_change_a_module_level_lambda_calls_reaches_who_calls_the_lambda(repo: RepoBuilder) -> None:
+    repo.commit({"app.py": LAMBDAS, "tests/test_app.py": LAMBDA_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"app.py": LAMBDAS.replace("return x * 2", "return x + x")})
+    report = diff(repo.path, "main..feature")
+    assert [c["id"] for c in report["changed"]] == ["app.py::scale"]
+    assert "app.py::use" in {i["id"] for i in report["impacted"]}
+    assert report["tests"] == ["tests/test_app.py::test_use"]
