@@ -57,3 +57,18 @@ def test_a_lambda_parameter_shadows_nothing_before_it() -> None:
     # the loop's `t` is a Task before the lambda reuses the name
     body = "for t in TASKS:\n    t.cost()\nsorted(JOBS, key=lambda t: t.cost())"
     assert called(body) == {"Job::cost", "Task::cost"}
+
+
+def test_a_call_running_a_lambda_written_elsewhere_runs_that_scope() -> None:
+    source = (
+        "def scale(x):\n    return x * 2\n\ndouble = lambda x: scale(x)\n\n"
+        "def use(x):\n    return double(x)\n\n"
+        "def local(x):\n    twice = lambda y: scale(y)\n    return twice(x)\n"
+    )
+    edges = {(e.source, e.target, e.kind) for e in link(facts({"m.py": source})).edges}
+    assert ("m.py::use", "m.py", "runs_lambda") in edges
+    assert ("m.py", "m.py::scale", "calls") in edges  # the lambda's calls stay the module's
+    assert not {(s, t) for s, t, k in edges if s == "m.py::use" and k == "calls"}
+    # written and called in one function: its calls are already that function's
+    assert ("m.py::local", "m.py::scale", "calls") in edges
+    assert not {t for s, t, k in edges if s == "m.py::local" and k == "runs_lambda"}
