@@ -72,3 +72,14 @@ def test_a_call_running_a_lambda_written_elsewhere_runs_that_scope() -> None:
     # written and called in one function: its calls are already that function's
     assert ("m.py::local", "m.py::scale", "calls") in edges
     assert not {t for s, t, k in edges if s == "m.py::local" and k == "runs_lambda"}
+
+
+def test_a_lambda_given_as_one_case_of_a_parametrize_list_is_run_by_the_test() -> None:
+    source = (
+        "import pytest\n\ndef shout(t):\n    return t.upper()\n\n"
+        "@pytest.mark.parametrize('alter', [pytest.param(None, id='plain'),"
+        " pytest.param(lambda text: shout(text), id='loud')])\n"
+        "def test_it(alter):\n    if alter:\n        alter('a')\n"
+    )
+    edges = {(e.source, e.target, e.kind) for e in link(facts({"tests/test_m.py": source})).edges}
+    assert ("tests/test_m.py::test_it", "tests/test_m.py", "runs_lambda") in edges
