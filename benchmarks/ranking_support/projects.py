@@ -55,5 +55,16 @@ PROJECTS: dict[str, Project] = {
             ("tests",),
             ("pytest", "freezegun"),
         ),
+        Project(
+            "boltons",
+            ("23.0.0", "23.1.0", "23.1.1", "24.0.0", "24.1.0", "25.0.0"),
+            ("tests",),
+            ("pytest<8",),
+        ),
+        Project(
+            "cachetools",
+            ("5.3.0", "5.3.1", "5.3.2", "5.3.3", "5.4.0", "5.5.0", "5.5.1", "5.5.2"),
+            ("tests",),
+        ),
     )
 }
