@@ -6,9 +6,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from helpers.linking import facts
+from helpers.linking import assert_derived_both_ways, facts
 
-from impactbot.link import link
+from impactbot.link import incremental, link
 
 HEAD = """
 import functools
@@ -83,3 +83,14 @@ def test_a_lambda_given_as_one_case_of_a_parametrize_list_is_run_by_the_test() -
     )
     edges = {(e.source, e.target, e.kind) for e in link(facts({"tests/test_m.py": source})).edges}
     assert ("tests/test_m.py::test_it", "tests/test_m.py", "runs_lambda") in edges
+
+
+def test_a_derived_graph_follows_runs_lambda_edges(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    module = "def scale(x):\n    return x\n\ndouble = {}\n"
+    user = "from m import double\n\ndef use(x):\n    return {}\n"
+    other = {"other.py": "def f():\n    return 1\n"}
+    assert_derived_both_ways({**other, "use.py": user.format("double(x)")}, "m.py",
+                             module.format("scale"), module.format("lambda x: scale(x)"))
+    assert_derived_both_ways({**other, "m.py": module.format("lambda x: scale(x)")}, "use.py",
+                             user.format("x"), user.format("double(x)"))
