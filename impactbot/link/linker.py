@@ -1,9 +1,9 @@
 """Resolved call sites -> the revision's symbol graph (the body of stage `link`).
 
 Name resolution itself lives in :mod:`impactbot.link.python`; this module turns
-resolved call sites into edges (calls, inherits, overrides, uses_fixture, defines), counts
-what could not be resolved, and falls back to a name match only when the name is
-unique in the repository and says something. It is a module of its own, not the
+resolved call sites into edges (calls, inherits, overrides, uses_fixture, defines,
+runs_lambda), counts what could not be resolved, and falls back to a name match only
+when the name is unique in the repository and says something. It is a module of its own, not the
 package's ``__init__``, so that ``build_native.py`` can compile it.
 """
 
@@ -298,8 +298,9 @@ class _Linker:
         self.r = resolver(self.facts)
         self.r.fixture_users = self.fixture_uses  # what fixtures store through `request.cls` needs it
         self.edges = _Edges()
-        # call site (by identity) -> the scopes holding the lambdas it may call (see _lambda_runs)
-        self.lambda_runs: dict[int, tuple[str, ...]] = {}
+        # (path, call site by identity) -> the scopes holding the lambdas it may call (see
+        # _lambda_runs); by path too, as files of the same blob share their facts
+        self.lambda_runs: dict[tuple[str, int], tuple[str, ...]] = {}
         self.unresolved: dict[str, int] = defaultdict(int)
         self.calls: list[ResolvedCall] = []
         self.dangling: list[tuple[str, str, int]] = []
@@ -534,7 +535,7 @@ class _Linker:
         if vals is None:
             return [], "dangling"
         if site.kind == "call":
-            self._lambda_runs(site, vals, scope)
+            self._lambda_runs(path, site, vals, scope)
         if site.kind == "attribute":
             targets = [Target(v[1], inf, True) for v, inf in vals.items() if v[0] == "R"]
             return targets, "ok"
@@ -562,16 +563,16 @@ class _Linker:
             return [], "external"
         return [], "unknown"
 
-    def _lambda_runs(self, site: CallSite, vals: Values, scope: str) -> None:
+    def _lambda_runs(self, path: str, site: CallSite, vals: Values, scope: str) -> None:
         """A lambda's body belongs to the scope it is written in (its calls are that scope's):
         a call that may run one written elsewhere (`double = lambda x: mul(x, 2)` at module
         level, called in a function) depends on that scope's code, as a ``runs_lambda`` edge
         (not a call: the call graph keeps a lambda's calls where it is written)."""
         holders = tuple(sorted({v[1] for v in vals if v[0] == "L" and len(v) > 1 and v[1] != scope}))
         if holders:
-            self.lambda_runs[id(site)] = holders
+            self.lambda_runs[path, id(site)] = holders
         elif self.lambda_runs:
-            self.lambda_runs.pop(id(site), None)  # resolved again, to no lambda this time
+            self.lambda_runs.pop((path, id(site)), None)  # resolved again, to no lambda this time
 
     def _script(self, module: str, near: str) -> tuple[list[Target], str]:
         """``python -m pkg.mod`` run from a call: the module (a package's ``__main__``),
@@ -748,7 +749,7 @@ class _Linker:
 
     def _emit(self, path: str, site: CallSite, targets: list[Target], status: str) -> None:
         caller = symbol_id(path, site.scope)
-        for holder in self.lambda_runs.get(id(site), ()) if self.lambda_runs else ():
+        for holder in self.lambda_runs.get((path, id(site)), ()) if self.lambda_runs else ():
             self.edges.add(caller, holder, "runs_lambda", "inferred", site.line)
         if site.kind == "call" and site.callee and status == "dangling":
             self.dangling.append((caller, site.callee, site.line))

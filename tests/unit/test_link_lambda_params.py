@@ -8,6 +8,7 @@ import textwrap
 import pytest
 from helpers.linking import assert_derived_both_ways, facts
 
+from impactbot.extract import extract
 from impactbot.link import incremental, link
 
 HEAD = """
@@ -94,3 +95,16 @@ def test_a_derived_graph_follows_runs_lambda_edges(monkeypatch: pytest.MonkeyPat
                              module.format("scale"), module.format("lambda x: scale(x)"))
     assert_derived_both_ways({**other, "m.py": module.format("lambda x: scale(x)")}, "use.py",
                              user.format("x"), user.format("double(x)"))
+
+
+
+def test_files_of_one_blob_each_run_their_own_lambda() -> None:
+    user = extract(b"from .m import double\n\ndef use(x):\n    return double(x)\n", "python")
+    files = facts({"a/__init__.py": "", "b/__init__.py": "", "a/m.py": "double = lambda x: x\n",
+                   "b/m.py": "def double(x):\n    return x\n"})
+    # the same bytes in two packages share one set of facts, call sites included
+    files.update({"a/use.py": user, "b/use.py": user})
+    edges = {(e.source, e.target, e.kind) for e in link(files).edges}
+    assert ("a/use.py::use", "a/m.py", "runs_lambda") in edges
+    assert ("b/use.py::use", "b/m.py::double", "calls") in edges
+    assert not {t for s, t, k in edges if s == "b/use.py::use" and k == "runs_lambda"}
