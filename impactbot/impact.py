@@ -52,6 +52,10 @@ CLASS_HOOKS = frozenset({
     "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown", "setUpTestData",
     "setup_method", "teardown_method", "setup_class", "teardown_class",
 })
+# How many calls down from a lambda's scope a function that runs the lambda counts as
+# handed it by that scope (see SymbolGraph.hands_down).
+HANDED_DEPTH = 3
+
 MODULE_HOOKS = frozenset({"setUpModule", "tearDownModule", "setup_module", "teardown_module"})
 FUNCTION_HOOKS = frozenset({"setup_function", "teardown_function"})
 
@@ -81,6 +85,7 @@ class SymbolGraph:
         self._methods: dict[str, set[str]] | None = None
         self._classes_by_path: dict[str, list[str]] | None = None
         self._bases_of: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
+        self._called_below: dict[str, set[str]] = {}
 
     def method_names(self) -> frozenset[str]:
         if self._method_names is None:
@@ -140,7 +145,8 @@ class SymbolGraph:
         to ``node``) or ``other``."""
         for src, data in self.graph.pred[node].items():
             kinds = data["kinds"]
-            confs = [c for k, c in kinds.items() if k in DEPENDENT_KINDS]
+            confs = [c for k, c in kinds.items()
+                     if k in DEPENDENT_KINDS and (k != "runs_lambda" or not self.hands_down(node, src))]
             if confs and src != node:
                 how = "calls" if len(confs) == 1 and "calls" in kinds else "other"
                 yield src, min(confs, key=CONFIDENCE_ORDER.__getitem__), how
@@ -150,6 +156,29 @@ class SymbolGraph:
                 yield dst, "inferred", "overrides"
         if hooks:
             yield from ((test, conf, "other") for test, conf in self._hooked_tests(node))
+
+    def hands_down(self, holder: str, runner: str) -> bool:
+        """Whether ``runner`` runs a lambda of ``holder`` only as ``holder`` hands it down
+        a call chain (``raises(ValueError, lambda: parse(""))`` in a test): ``holder``
+        calls ``runner`` (or a method ``runner`` overrides) within a few calls. What the
+        lambda's body calls is then ``holder``'s already, and ``runner``'s other callers
+        pass lambdas of their own: walking up through ``runner`` would reach them all."""
+        below = self._called_below.get(holder)
+        if below is None:
+            below = self._called_below[holder] = self._calls_within(holder, HANDED_DEPTH)
+        if runner in below:
+            return True
+        return any("overrides" in data["kinds"] and base in below for base, data in self.graph.succ[runner].items())
+
+    def _calls_within(self, node: str, depth: int) -> set[str]:
+        """What ``node`` calls, directly or through at most ``depth`` calls."""
+        seen: set[str] = set()
+        frontier = {node}
+        for _ in range(depth):
+            frontier = {dst for src in frontier for dst, data in self.graph.succ[src].items()
+                        if "calls" in data["kinds"] and dst not in seen}
+            seen |= frontier
+        return seen
 
     def _hooked_tests(self, node: str) -> Iterator[tuple[str, Confidence]]:
         """The tests a set-up or tear-down hook runs for."""

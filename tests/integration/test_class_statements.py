@@ -117,3 +117,57 @@ def test_a_change_a_module_level_lambda_calls_reaches_who_calls_the_lambda(repo:
     assert [c["id"] for c in report["changed"]] == ["app.py::scale"]
     assert "app.py::use" in {i["id"] for i in report["impacted"]}
     assert report["tests"] == ["tests/test_app.py::test_use"]
+
+
+CHECKS = """
+def raises(err, thunk):
+    try:
+        thunk()
+    except err:
+        return True
+    return False
+
+
+def check(err, thunk):
+    return raises(err, thunk)
+
+
+def parse(text):
+    return int(text)
+
+
+def split(text):
+    return text.split()
+"""
+
+CHECK_TESTS = """
+from checks import check, parse, raises, split
+
+def test_parse():
+    assert raises(ValueError, lambda: parse("x"))
+
+def test_split():
+    assert raises(AttributeError, lambda: split(None))
+
+def test_parse_through_check():
+    assert check(ValueError, lambda: parse("y"))
+"""
+
+
+def test_a_lambda_handed_down_a_call_chain_reaches_only_the_test_that_wrote_it(repo: RepoBuilder) -> None:
+    repo.commit({"checks.py": CHECKS, "tests/test_checks.py": CHECK_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"checks.py": CHECKS.replace("return int(text)", "return int(text, 10)")})
+    report = diff(repo.path, "main..feature")
+    assert report["tests"] == ["tests/test_checks.py::test_parse", "tests/test_checks.py::test_parse_through_check"]
+    # raises runs the lambdas, but only those its callers hand it: it is not impacted
+    assert {i["id"] for i in report["impacted"]} == set(report["tests"])
+
+
+def test_a_changed_test_does_not_reach_the_helper_that_runs_its_lambda(repo: RepoBuilder) -> None:
+    repo.commit({"checks.py": CHECKS, "tests/test_checks.py": CHECK_TESTS}, "base")
+    repo.start_branch("feature")
+    repo.commit({"tests/test_checks.py": CHECK_TESTS.replace('parse("x")', 'parse("z")')})
+    report = diff(repo.path, "main..feature")
+    assert report["tests"] == ["tests/test_checks.py::test_parse"]
+    assert report["impacted"] == []
