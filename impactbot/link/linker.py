@@ -603,10 +603,15 @@ class _Linker:
     def _callbacks(self, path: str, site: CallSite, scope: str) -> list[Target]:
         """What a library function called at ``site`` runs of the functions it is given."""
         out: list[Target] = []
+        holders: set[str] = set()
         for expr in callback_arguments(site, self.facts[path].imports):
             vals = self.r.resolve_at(expr, scope, site.line) or {}
             # the library calls it with arguments of its own: nothing to check, nothing flows
             out.extend(Target(t.id, True, None) for t in self.r.targets(vals))
+            holders.update(v[1] for v in vals if v[0] == "L" and len(v) > 1 and v[1] != scope)
+        if holders:  # a lambda written elsewhere, run by the library (`starmap(_dot, rows)`)
+            key = (path, id(site))
+            self.lambda_runs[key] = tuple(sorted(holders.union(self.lambda_runs.get(key, ()))))
         return out
 
     def _class_created(self, bases: str, scope: str, line: int) -> list[Target]:

@@ -75,6 +75,20 @@ def test_a_call_running_a_lambda_written_elsewhere_runs_that_scope() -> None:
     assert not {t for s, t, k in edges if s == "m.py::local" and k == "runs_lambda"}
 
 
+def test_a_lambda_written_elsewhere_handed_to_a_library_is_run_by_the_caller() -> None:
+    source = (
+        "import itertools\n\ndef dot(x, y):\n    return x * y\n\n_dot = lambda x, y: dot(x, y)\n\n"
+        "def matmul(rows):\n    return list(itertools.starmap(_dot, rows))\n\n"
+        "def keyed(rows):\n    return sorted(rows, key=lambda r: dot(r, r))\n\n"
+        "def printed(rows):\n    print(_dot, rows)\n"
+    )
+    edges = {(e.source, e.target, e.kind) for e in link(facts({"m.py": source})).edges}
+    assert ("m.py::matmul", "m.py", "runs_lambda") in edges
+    # its own lambda's calls are already the caller's; print calls nothing it is given
+    assert ("m.py::keyed", "m.py::dot", "calls") in edges
+    assert not {t for s, t, k in edges if s in ("m.py::keyed", "m.py::printed") and k == "runs_lambda"}
+
+
 def test_a_lambda_given_as_one_case_of_a_parametrize_list_is_run_by_the_test() -> None:
     source = (
         "import pytest\n\ndef shout(t):\n    return t.upper()\n\n"
