@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from impactbot.link import keeps_signature, receives_call_arguments
 from impactbot.link.modules import ModuleIndex
-from impactbot.link.python import PROPERTY_DECORATORS, parse_expr
+from impactbot.link.python import makes_property, parse_expr
 from impactbot.model import (
     Breaking,
     CallSite,
@@ -1059,7 +1059,7 @@ def _plain(definition: Definition) -> bool:
 
 
 def _is_property(definition: Definition) -> bool:
-    return any(d.removesuffix("()").rsplit(".", 1)[-1] in PROPERTY_DECORATORS for d in definition.decorators)
+    return any(map(makes_property, definition.decorators))
 
 
 def _path_of(graph: SymbolGraph, sid: str) -> str:

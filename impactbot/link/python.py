@@ -378,13 +378,21 @@ def _caches(scope: Scope) -> bool:
     return any(decorator_name(d) == "cached_property" for d in scope.decorators)
 
 
+def makes_property(decorator: str) -> bool:
+    """Whether a decorator, by its name, makes a def a property: ``property`` and the
+    descriptors made like it elsewhere (``cached_property``, Django's ``classproperty``,
+    boltons' ``cachedproperty``, toolz's ``instanceproperty``, SQLAlchemy's
+    ``hybrid_property``). Read by name: a def's kind is decided before anything resolves."""
+    return decorator_name(decorator).endswith("property")
+
+
 def _method_kind(d: Definition) -> str:
     names = {decorator_name(x) for x in d.decorators}
     if "staticmethod" in names:
         return "staticmethod"
     if "classmethod" in names or d.name in IMPLICIT_CLASSMETHODS:
         return "classmethod"
-    if names & PROPERTY_DECORATORS or any(x.endswith((".setter", ".getter", ".deleter")) for x in d.decorators):
+    if any(makes_property(x) or x.endswith((".setter", ".getter", ".deleter")) for x in d.decorators):
         return "property"
     return "method"
 

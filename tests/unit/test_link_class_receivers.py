@@ -417,3 +417,44 @@ def test_a_class_statement_in_a_function_runs_the_class_body_at_each_call() -> N
     assert ("a.py::make", "a.py::make::Local", "calls") not in edges
     # made once, when the module is imported: no caller runs it again
     assert not {(s, t) for s, t, _ in edges if t in ("a.py::Top", "a.py::Top::Nested")}
+
+
+def test_a_decorator_named_like_a_property_makes_one() -> None:
+    source = """
+        from functools import partial
+
+        def instanceproperty(fget=None, classval=None):
+            if fget is None:
+                return partial(instanceproperty, classval=classval)
+            return property(fget)
+
+        class cachedproperty:
+            def __init__(self, func):
+                self.func = func
+
+            def __get__(self, obj, objtype=None):
+                return self.func(obj)
+
+        class Conn:
+            def send(self):
+                pass
+
+        class Wrapper:
+            @instanceproperty(classval="doc")
+            def __doc__(self):
+                return "instance doc"
+
+            @cachedproperty
+            def conn(self):
+                return Conn()
+
+            def describe(self):
+                return self.__doc__
+
+            def ping(self):
+                return self.conn.send()
+        """
+    edges = calls(link(facts({"m.py": source})))
+    assert ("Wrapper::describe", "Wrapper::__doc__") in edges
+    assert ("Wrapper::ping", "Wrapper::conn") in edges
+    assert ("Wrapper::ping", "Conn::send") in edges
