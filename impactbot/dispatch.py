@@ -23,7 +23,8 @@ change by a path the graph lacks.
 
 A change to an override also reaches the callers of the method it overrides
 (they may dispatch to it). Such a base method is walked as a *stand-in*: its
-callers reach the change only for the classes that pick the override.
+callers reach the change only for the classes that pick the override, and not
+at all where they name the base's class (``Base.__init__(self)``: no dispatch).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _SELF = "self."
 _SUPER = "super()."
+_ATTR = re.compile(r"self\.[A-Za-z_]\w*")
 KNOWN_DEPTH = 3  # calls followed from an override before it is taken not to reach the change
 CONSTRUCTING = frozenset({"__init__", "__post_init__"})  # what `Cls()` runs on the new instance
 MAX_GROWTH = 8  # times a method's classes may grow before they are taken to be any class
@@ -69,6 +71,8 @@ class _Graph:
         self._known: dict[str, bool] = {}
         self._receivers: dict[tuple[str, str, int, bool], frozenset[str] | None] = {}
         self._by_scope: dict[str, tuple[dict[tuple[str, str], list[Binding]], set[str]]] = {}
+        self._stores: dict[str, dict[str, list[tuple[str, str]]]] = {}
+        self._class_names: dict[str, list[str]] | None = None
 
     def sites(self, caller: str, target: str) -> list[ResolvedCall]:
         return self._sites.get((caller, target), [])
@@ -85,6 +89,101 @@ class _Graph:
         owner = method.rsplit("::", 1)[0]
         cls = self.g.symbols.get(owner)
         return owner if cls is not None and cls.kind == "class" else None
+
+    def names_its_class(self, callee: str, method: str) -> bool:
+        """Whether ``callee`` reads ``method`` off its class by that class's name
+        (``Cache.__init__``, ``base.Cache.__init__``): such a call dispatches to no override."""
+        receiver, _, attr = callee.rpartition(".")
+        owner = self.owner(method)
+        if owner is None or attr != method.rsplit("::", 1)[-1] or not _DOTTED.fullmatch(receiver):
+            return False
+        return receiver.rsplit(".", 1)[-1] == owner.rsplit("::", 1)[-1] and receiver not in ("self", "cls")
+
+    def class_attr(self, class_id: str, attr: str) -> frozenset[str] | None:
+        """The classes of the repository a class attribute holds for ``class_id``, as the
+        class body nearest along its bases binds it by name (``Cache = MRUCache``; none
+        for ``Cache = None``); None when that is not clear (a method or property of that
+        name, another kind of value, a name no class of the repository has, no binding, or a store
+        on an attribute of that name by a method of the class or a base, or by code of
+        their files through another name than ``self``)."""
+        found = self._class_binding(class_id, attr, set())
+        if not found or any(self._stores_on(c, attr) for c in self._ancestry(class_id, set())):
+            return None
+        named: set[str] = set()
+        for b in found:
+            if b.value in self.g.symbols:  # a class statement in the class body
+                named.add(b.value)
+                continue
+            if b.kind != "assign" or b.value is None or not _DOTTED.fullmatch(b.value):
+                return None
+            classes = self.classes_named(b.value.rsplit(".", 1)[-1])
+            if not classes and b.value != "None":
+                return None  # an alias (`from caches import Recent as R`), or a class from outside
+            named.update(classes)
+        return frozenset(named)
+
+    def _class_binding(self, class_id: str, attr: str, seen: set[str]) -> list[Binding]:
+        """The bindings of ``attr`` in the body of the first class at or above ``class_id``
+        to bind it (depth first); a def of that name binds it too (as no ``Binding``)."""
+        if class_id in seen:
+            return []
+        seen.add(class_id)
+        symbol = self.g.symbols.get(class_id)
+        if symbol is None:
+            return []
+        if f"{class_id}::{attr}" in self.g.symbols:  # a def (no value: not clear), or a class
+            nested = self.g.symbols[f"{class_id}::{attr}"]
+            return [Binding(symbol.qualname, attr, nested.id if nested.kind == "class" else None, symbol.line)]
+        own = self._bindings(symbol.path)[0].get((symbol.qualname, attr))
+        if own:
+            return own
+        for base in self._bases.get(class_id, ()):
+            found = self._class_binding(base, attr, seen)
+            if found:
+                return found
+        return []
+
+    def _ancestry(self, class_id: str, seen: set[str]) -> set[str]:
+        """The class and all its bases of the repository."""
+        if class_id not in seen:
+            seen.add(class_id)
+            for base in self._bases.get(class_id, ()):
+                self._ancestry(base, seen)
+        return seen
+
+    def _stores_on(self, class_id: str, attr: str) -> bool:
+        """Whether a method of the class stores ``self.<attr>``, or code of its file
+        stores ``<attr>`` on something else than ``self`` or ``cls``."""
+        symbol = self.g.symbols.get(class_id)
+        if symbol is None:
+            return False
+        inside = symbol.qualname + "::"
+        return any(receiver not in ("self", "cls") or scope.startswith(inside)
+                   for scope, receiver in self._stored(symbol.path).get(attr, ()))
+
+    def _stored(self, path: str) -> dict[str, list[tuple[str, str]]]:
+        """attribute name -> (scope, receiver) of each store a file makes on an object's
+        attribute (``self.Cache = LRUCache`` in ``TestLRU.setUp``)."""
+        if path not in self._stores:
+            facts = self.facts.get(path)
+            stores: dict[str, list[tuple[str, str]]] = {}
+            for b in facts.bindings if facts is not None else ():
+                receiver, dot, attr = b.target.rpartition(".")
+                if dot:
+                    stores.setdefault(attr, []).append((b.scope, receiver))
+            self._stores[path] = stores
+        return self._stores[path]
+
+    def classes_named(self, name: str) -> tuple[str, ...]:
+        """The repository's classes of that name, but those a function defines (a class
+        body elsewhere cannot name them)."""
+        if self._class_names is None:
+            self._class_names = {}
+            for s in self.g.symbols.values():
+                parent = self.g.symbols.get(s.id.rsplit("::", 1)[0]) if "::" in s.qualname else None
+                if s.kind == "class" and (parent is None or parent.kind == "class"):
+                    self._class_names.setdefault(s.qualname.rsplit("::", 1)[-1], []).append(s.id)
+        return tuple(self._class_names.get(name, ()))
 
     def below(self, class_id: str) -> frozenset[str]:
         """The class and every class deriving from it."""
@@ -314,6 +413,8 @@ def _through_call(g: _Graph, call: ResolvedCall, node: str, standin: bool, class
     """The classes of the caller's ``self`` for which this call reaches the change: None
     for any, empty for none."""
     callee = call.site.callee or ""
+    if standin and g.names_its_class(callee, node):
+        return frozenset()  # `Cache.__init__(self, ...)` runs that method, whatever self is
     owner = g.owner(call.caller)
     name = node.rsplit("::", 1)[-1]
     if owner is not None and (_names(callee, _SELF, name) or callee == _SUPER + name):
@@ -326,10 +427,25 @@ def _through_call(g: _Graph, call: ResolvedCall, node: str, standin: bool, class
             picked = narrowed if standin else _meet(narrowed, g.reaching(owner, node, missing))
             narrowed = _join(picked, g.unclear(owner, name, missing))
         return None if narrowed == mine else narrowed
+    attr = _constructing_attr(g, callee, owner, node, standin, classes)
     if classes is None:
-        return None
+        return attr
     receiver = g.receiver_classes(call)
-    return None if receiver is None or receiver & classes else frozenset()
+    return attr if receiver is None or receiver & classes else frozenset()
+
+
+def _constructing_attr(g: _Graph, callee: str, owner: str | None, node: str, standin: bool,
+                       classes: Allowed) -> Allowed:
+    """For ``self.Cache(maxsize=2)`` in a mixin running a constructor: the classes of the
+    caller's ``self`` whose ``Cache`` is a class that runs it (None: any, or not such a call)."""
+    if owner is None or not _ATTR.fullmatch(callee) or node.rsplit("::", 1)[-1] not in CONSTRUCTING:
+        return None
+    made = classes if standin else _meet(g.reaching(node.rsplit("::", 1)[0], node), classes)
+    if made is None:
+        return None
+    mine = g.below(owner)
+    narrowed = frozenset(c for c in mine if (named := g.class_attr(c, callee[len(_SELF):])) is None or named & made)
+    return None if narrowed == mine else narrowed
 
 
 def _names(callee: str, receiver: str, name: str) -> bool:

@@ -229,6 +229,135 @@ def test_sized():
     assert ids == ["test_app.py::test_sized"]
 
 
+def test_a_call_naming_the_base_class_dispatches_to_no_override(repo: RepoBuilder) -> None:
+    source = """\
+class Cache:
+    def __init__(self, size):
+        self.size = size
+
+
+class Recent(Cache):
+    def __init__(self, size):
+        Cache.__init__(self, size)
+        self.order = measure()
+
+
+class First(Cache):
+    def __init__(self, size):
+        Cache.__init__(self, size)
+
+
+class Last(Cache):
+    def __init__(self, size):
+        super().__init__(size)
+
+
+def measure():
+    return []
+"""
+    tests = """\
+from app import First, Last, Recent
+
+
+def test_first():
+    assert First(1).size == 1
+
+
+def test_last():
+    assert Last(1).size == 1
+
+
+def test_recent():
+    assert Recent(1).order == []
+"""
+    ids = diff_ids(repo, {"app.py": source, "test_app.py": tests},
+                   {"app.py": source.replace("self.order = measure()", "self.order = measure() or []")})
+    # First names Cache: Recent's override never runs there; Last's super() is Cache's too,
+    # as no class derives from both Last and Recent
+    assert ids == ["test_app.py::test_recent"]
+
+
+MIXIN_CACHES = """\
+class Cache:
+    def __init__(self, size):
+        self.size = size
+
+
+class Recent(Cache):
+    def __init__(self, size):
+        super().__init__(size)
+        self.order = measure()
+
+
+class First(Cache):
+    pass
+
+
+def measure():
+    return []
+"""
+
+MIXIN_TESTS = """\
+import unittest
+
+import caches
+from caches import First, Recent
+from caches import First as Earliest
+
+
+class CacheTests:
+    Cache = None
+
+    def test_size(self):
+        assert self.Cache(2).size == 2
+
+
+class TestCache(CacheTests, unittest.TestCase):
+    Cache = caches.Cache
+
+
+class TestFirst(CacheTests, unittest.TestCase):
+    Cache = First
+
+
+class TestRecent(CacheTests, unittest.TestCase):
+    Cache = Recent
+
+
+class TestLater(CacheTests, unittest.TestCase):
+    def setUp(self):
+        self.Cache = pick()
+
+
+class TestFirstAgain(TestFirst):
+    pass
+
+
+class TestAliased(CacheTests, unittest.TestCase):
+    Cache = Earliest
+
+
+def pick():
+    return First
+"""
+
+
+def test_a_mixin_constructing_a_class_attribute_runs_what_each_class_sets_it_to(repo: RepoBuilder) -> None:
+    ids = diff_ids(repo, {"caches.py": MIXIN_CACHES, "test_caches.py": MIXIN_TESTS},
+                   {"caches.py": MIXIN_CACHES.replace("self.order = measure()", "self.order = measure() or []")})
+    # TestLater stores its own Cache on the instance, TestAliased names an alias: what
+    # they hold is not read, they are kept
+    assert ids == ["test_caches.py::TestAliased::test_size", "test_caches.py::TestLater::test_size",
+                   "test_caches.py::TestRecent::test_size"]
+
+
+def test_a_change_to_the_base_init_reaches_every_class_a_mixin_may_construct(repo: RepoBuilder) -> None:
+    ids = diff_ids(repo, {"caches.py": MIXIN_CACHES, "test_caches.py": MIXIN_TESTS},
+                   {"caches.py": MIXIN_CACHES.replace("self.size = size", "self.size = int(size)")})
+    assert ids == [f"test_caches.py::{c}::test_size"
+                   for c in ("TestAliased", "TestCache", "TestFirst", "TestFirstAgain", "TestLater", "TestRecent")]
+
+
 FORMS = """\
 class Form:
     def __init__(self, data):
