@@ -803,6 +803,7 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
     argument_list = g.kind("argument_list")
     key = literals.key
     operands = frozenset({identifier, attribute, call, subscript}) | wrappers
+    tuple_ = g.kind("tuple")
     dotted = DOTTED_NAME.fullmatch
     binary, unary = g.kind("binary_operator"), g.kind("unary_operator")
     f_left, f_operator, f_argument = g.fields["left"], g.fields["operator"], g.fields["argument"]
@@ -1175,10 +1176,16 @@ def _make_expr(g: Grammar, literals: Literals) -> Callable[[Node], str | None]:
         return "super()" if cls is None or obj is None else f"super({cls},{obj})"
 
     def _type_of(node: Node) -> str | None:
-        # `type(obj)` is obj's class, as `obj.__class__` reads it; `type(name, bases, ns)`
-        # makes a new class the linker cannot follow
+        # `type(obj)` is obj's class, as `obj.__class__` reads it; `type(name, (Base,), ns)`
+        # a new class deriving from Base alone, read as Base (what it adds is mostly
+        # data: marshmallow's `Schema.from_dict`); other bases make a class the linker
+        # cannot follow
         arguments = node.child_by_field_id(f_arguments)
         args = [] if arguments is None else [c for c in arguments.named_children if c.kind_id != comment]
+        if len(args) == 3 and args[1].kind_id == tuple_:
+            bases = [c for c in args[1].named_children if c.kind_id != comment]
+            base = expr(bases[0]) if len(bases) == 1 and bases[0].kind_id in operands else None
+            return "type()" if base is None else base
         if len(args) != 1 or args[0].kind_id not in operands:
             return "type()"
         head = expr(args[0])

@@ -143,6 +143,47 @@ def test_type_with_three_arguments_runs_what_a_class_statement_runs() -> None:
     assert not {t for s, t in edges if s in ("m.py::plain", "m.py::describe")}  # no repository base; type(x)
 
 
+FROM_DICT = """
+class Schema:
+    def __init__(self):
+        self.fields = self._init_fields()
+
+    def _init_fields(self):
+        return {}
+
+    def dump(self, obj):
+        return obj
+
+    @classmethod
+    def from_dict(cls, fields, name="Generated"):
+        attrs = dict(fields)
+        return type(name, (cls,), attrs)
+
+
+class Ordered(Schema):
+    def dump(self, obj):
+        return sorted(obj)
+
+
+def use():
+    generated = Ordered.from_dict({"a": 1})
+    return generated().dump({})
+
+
+def mixed(a, b):
+    return type("Mixed", (a, b), {})().dump({})
+"""
+
+
+def test_a_class_type_makes_from_one_base_is_read_as_that_base() -> None:
+    assert extract(b"C = type('C', (Base,), {})\n", "python").bindings[0].value == "Base"
+    edges = {(e.source, e.target) for e in link(facts({"m.py": FROM_DICT})).edges if e.kind == "calls"}
+    assert {t for s, t in edges if s == "m.py::use"} >= {"m.py::Schema::from_dict", "m.py::Schema::__init__",
+                                                          "m.py::Ordered::dump"}
+    assert "m.py::Schema::dump" not in {t for s, t in edges if s == "m.py::use"}  # Ordered's own dump
+    assert not {t for s, t in edges if s == "m.py::mixed" and t.endswith("dump")}  # two bases: not followed
+
+
 MAKING = """
 class Options:
     def __init__(self, meta):
