@@ -73,6 +73,7 @@ class _Graph:
         self._by_scope: dict[str, tuple[dict[tuple[str, str], list[Binding]], set[str]]] = {}
         self._stores: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self._class_names: dict[str, list[str]] | None = None
+        self._class_attrs: dict[tuple[str, str], frozenset[str] | None] = {}
 
     def sites(self, caller: str, target: str) -> list[ResolvedCall]:
         return self._sites.get((caller, target), [])
@@ -106,6 +107,12 @@ class _Graph:
         name, another kind of value, a name no class of the repository has, no binding, or a store
         on an attribute of that name by a method of the class or a base, or by code of
         their files through another name than ``self``)."""
+        key = (class_id, attr)
+        if key not in self._class_attrs:
+            self._class_attrs[key] = self._class_attr(class_id, attr)
+        return self._class_attrs[key]
+
+    def _class_attr(self, class_id: str, attr: str) -> frozenset[str] | None:
         found = self._class_binding(class_id, attr, set())
         if not found or any(self._stores_on(c, attr) for c in self._ancestry(class_id, set())):
             return None
