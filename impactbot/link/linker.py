@@ -568,7 +568,7 @@ class _Linker:
         a call that may run one written elsewhere (`double = lambda x: mul(x, 2)` at module
         level, called in a function) depends on that scope's code, as a ``runs_lambda`` edge
         (not a call: the call graph keeps a lambda's calls where it is written)."""
-        holders = tuple(sorted({v[1] for v in vals if v[0] == "L" and len(v) > 1 and v[1] != scope}))
+        holders = tuple(sorted(_lambda_holders(vals, scope)))
         if holders:
             self.lambda_runs[path, id(site)] = holders
         elif self.lambda_runs:
@@ -608,7 +608,7 @@ class _Linker:
             vals = self.r.resolve_at(expr, scope, site.line) or {}
             # the library calls it with arguments of its own: nothing to check, nothing flows
             out.extend(Target(t.id, True, None) for t in self.r.targets(vals))
-            holders.update(v[1] for v in vals if v[0] == "L" and len(v) > 1 and v[1] != scope)
+            holders |= _lambda_holders(vals, scope)
         if holders:  # a lambda written elsewhere, run by the library (`starmap(_dot, rows)`)
             key = (path, id(site))
             self.lambda_runs[key] = tuple(sorted(holders.union(self.lambda_runs.get(key, ()))))
@@ -969,6 +969,11 @@ def receives_call_arguments(definition: Definition) -> bool:
     that wrote a class's ``__init__``.
     """
     return all(keeps_signature(d, definition) for d in definition.decorators)
+
+
+def _lambda_holders(vals: Values, scope: str) -> set[str]:
+    """The scopes other than ``scope`` that lambdas among ``vals`` are written in."""
+    return {v[1] for v in vals if v[0] == "L" and len(v) > 1 and v[1] != scope}
 
 
 def keeps_signature(decorator: str, definition: Definition) -> bool:
