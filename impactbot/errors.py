@@ -30,7 +30,13 @@ class NotAGitRepository(UsageError):
 
 
 class RefNotFound(UsageError):
-    def __init__(self, ref: str) -> None:
+    def __init__(self, ref: str, no_commits: bool = False) -> None:
+        if no_commits:
+            super().__init__(
+                f"Could not find revision '{ref}': the repository has no commits yet "
+                "(`impactbot diff` with no range compares the working tree with nothing)."
+            )
+            return
         super().__init__(
             f"Could not find revision '{ref}'. Does it exist? In GitHub Actions, check out "
             "with `fetch-depth: 0` or pass the base commit's sha."

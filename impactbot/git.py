@@ -107,7 +107,7 @@ class GitRepository:
         except pygit2.AmbiguousError as error:
             raise UsageError(f"'{ref}' is ambiguous: give more characters of the sha.") from error
         except (KeyError, ValueError) as error:
-            raise RefNotFound(ref) from error
+            raise RefNotFound(ref, no_commits=self._repo.head_is_unborn) from error
         try:
             return found.peel(pygit2.Commit)
         except (ValueError, pygit2.GitError) as error:

@@ -360,7 +360,7 @@ def test_repository_without_commits_compares_with_nothing(repo: RepoBuilder) -> 
         FileChange("a.py", None, "added", None, blob(A1)),
         FileChange("pkg/b.py", None, "added", None, blob(B1)),
     )
-    with pytest.raises(RefNotFound, match="'HEAD'"):
+    with pytest.raises(RefNotFound, match="'HEAD': the repository has no commits yet"):
         git.revision("HEAD")
 
 
