@@ -172,12 +172,11 @@ class _Graph:
         """attribute name -> (scope, receiver) of each store a file makes on an object's
         attribute (``self.Cache = LRUCache`` in ``TestLRU.setUp``)."""
         if path not in self._stores:
-            facts = self.facts.get(path)
             stores: dict[str, list[tuple[str, str]]] = {}
-            for b in facts.bindings if facts is not None else ():
-                receiver, dot, attr = b.target.rpartition(".")
+            for scope, target in self._bindings(path)[0]:
+                receiver, dot, attr = target.rpartition(".")
                 if dot:
-                    stores.setdefault(attr, []).append((b.scope, receiver))
+                    stores.setdefault(attr, []).append((scope, receiver))
             self._stores[path] = stores
         return self._stores[path]
 

@@ -34,7 +34,6 @@ from impactbot.link.python import (
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
     MAX_NAMED,
-    PROPERTY_DECORATORS,
     PYTHON_DUNDERS,
     RESOLUTION_RECURSION_LIMIT,
     SPREAD,
@@ -46,6 +45,7 @@ from impactbot.link.python import (
     Values,
     decorator_name,
     keyword_param,
+    makes_property,
     param_bit,
     parse_expr,
     positional_param,
@@ -981,7 +981,7 @@ def keeps_signature(decorator: str, definition: Definition) -> bool:
     if definition.kind == "class" and writes_init(decorator):
         return True  # what wrote the signature
     name = decorator_name(decorator)
-    is_property = name in PROPERTY_DECORATORS or name in ("setter", "getter", "deleter")
+    is_property = makes_property(decorator) or name in ("setter", "getter", "deleter")
     return name in TRANSPARENT_DECORATORS and not is_property
 
 
