@@ -250,16 +250,18 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
         return base, revision_graph(changes.head, settings, store, near=(changes.base,))
     base_facts = store.facts_of(analysed_files(changes.base, settings))
     head_facts = store.facts_of(analysed_files(changes.head, settings))
-    base, head, base_encoded = link_pair(base_facts, head_facts, test_layout(settings), store.deadline)
+    stored = store.cache.path is not None
+    pair = link_pair(base_facts, head_facts, test_layout(settings), store.deadline,
+                     encode_head=stored and head_key is not None)
     if not store.out_of_time:
-        if base_key is not None and not base.cut_short:
-            if base_encoded is None:
-                store.cache.put_graph(base_key, base)
+        for key, graph, encoded in ((base_key, pair.base, pair.base_encoded), (head_key, pair.head, pair.head_encoded)):
+            if key is None or graph.cut_short:
+                continue
+            if encoded is None:
+                store.cache.put_graph(key, graph)
             else:
-                store.cache.put_encoded_graph(base_key, base_encoded)
-        if head_key is not None and not head.cut_short:
-            store.cache.put_graph(head_key, head)
-    return base, head
+                store.cache.put_encoded_graph(key, encoded)
+    return pair.base, pair.head
 
 
 def _known_graph(key: str | None, store: FactStore) -> LinkedGraph | None:

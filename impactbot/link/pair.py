@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout
 from impactbot.model import FileFacts, LinkedGraph
@@ -27,24 +28,38 @@ def _link_shared() -> bytes:
     return encode(link(_FACTS, _LAYOUT, _DEADLINE))
 
 
+@dataclass(frozen=True, slots=True)
+class LinkedPair:
+    """Both graphs, and each as encoded for the cache when that was done on the way
+    (None: it was not)."""
+
+    base: LinkedGraph
+    head: LinkedGraph
+    base_encoded: bytes | None = None
+    head_encoded: bytes | None = None
+
+
 def link_pair(
     base: Mapping[str, FileFacts], head: Mapping[str, FileFacts], layout: TestLayout = DEFAULT_LAYOUT,
-    deadline: float | None = None,
-) -> tuple[LinkedGraph, LinkedGraph, bytes | None]:
-    """(link(base), link(head)), computed in parallel where fork is available, and
-    the base graph as the child encoded it for the cache (None when not forked)."""
-    from impactbot.cache import decode
+    deadline: float | None = None, *, encode_head: bool = False,
+) -> LinkedPair:
+    """(link(base), link(head)), computed in parallel where fork is available, with
+    the base graph as the child encoded it for the cache; ``encode_head``: the head's
+    too, while the child may still be linking."""
+    from impactbot.cache import decode, encode
     from impactbot.link import link
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return link(base, layout, deadline), link(head, layout, deadline), None
+        return LinkedPair(link(base, layout, deadline), link(head, layout, deadline))
     global _FACTS, _LAYOUT, _DEADLINE
     _FACTS, _LAYOUT, _DEADLINE = base, layout, deadline
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             future = pool.submit(_link_shared)
             head_graph = link(head, layout, deadline)
+            # the child usually links on a while: a core that would wait encodes meanwhile
+            head_encoded = encode(head_graph) if encode_head and not head_graph.cut_short else None
             encoded = future.result()
     finally:
         _FACTS, _LAYOUT, _DEADLINE = {}, DEFAULT_LAYOUT, None
-    return decode(encoded, LinkedGraph), head_graph, encoded
+    return LinkedPair(decode(encoded, LinkedGraph), head_graph, encoded, head_encoded)
