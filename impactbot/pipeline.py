@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import logging
 import re
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 # Linking, the process pool, incremental linking and paired linking are imported
 # where they are used: a run answered from the cache needs none of them (start-up
 # is measured).
+
+log = logging.getLogger(__name__)
 
 # generated or vendored blobs past this are not read: a generated 4 MB schema parses in a
 # second or two and defines what the code imports; past 10 MB the blob is only noted
@@ -240,19 +243,18 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
     from impactbot.link.pair import link_pair
 
     base_key, head_key = graph_key(changes.base, settings), graph_key(changes.head, settings)
-    if (
+    one_by_one = (
         settings.incremental_graphs
         or workers() < 2
         or _known_graph(base_key, store) is not None
         or _known_graph(head_key, store) is not None
-    ):
+    )
+    both = None if one_by_one else _side_by_side(changes, settings, store)
+    if both is None:
         base = revision_graph(changes.base, settings, store)
         return base, revision_graph(changes.head, settings, store, near=(changes.base,))
-    base_facts = store.facts_of(analysed_files(changes.base, settings))
-    head_facts = store.facts_of(analysed_files(changes.head, settings))
     stored = store.cache.path is not None
-    pair = link_pair(base_facts, head_facts, test_layout(settings), store.deadline,
-                     encode_head=stored and head_key is not None)
+    pair = link_pair(*both, test_layout(settings), store.deadline, encode_head=stored and head_key is not None)
     if not store.out_of_time:
         for key, graph, encoded in ((base_key, pair.base, pair.base_encoded), (head_key, pair.head, pair.head_encoded)):
             if key is None or graph.cut_short:
@@ -262,6 +264,22 @@ def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[L
             else:
                 store.cache.put_encoded_graph(key, encoded)
     return pair.base, pair.head
+
+
+def _side_by_side(
+    changes: ChangeSet, settings: Settings, store: FactStore
+) -> tuple[Mapping[str, FileFacts], Mapping[str, FileFacts]] | None:
+    """The facts of base and head, if two links of them fit in the memory available."""
+    from impactbot.link.pair import available_memory, fits_side_by_side
+
+    base = store.facts_of(analysed_files(changes.base, settings))
+    head = store.facts_of(analysed_files(changes.head, settings))
+    sites = max(sum(len(f.calls) for f in facts.values()) for facts in (base, head))
+    if fits_side_by_side(sites, available_memory()):
+        return base, head
+    log.info("Linking base and head one after the other: two links of %d call sites would not fit "
+             "in the memory available.", sites)
+    return None
 
 
 def _known_graph(key: str | None, store: FactStore) -> LinkedGraph | None:
