@@ -237,8 +237,9 @@ def revision_graph(
 
 
 def _graphs(changes: ChangeSet, settings: Settings, store: FactStore) -> tuple[LinkedGraph, LinkedGraph]:
-    """Base and head graphs; when both must be linked from scratch, the base is linked
-    in a forked process while this one links the head (they are independent)."""
+    """Base and head graphs; when both must be linked from scratch and two links fit in
+    memory, the base is linked in a forked process while this one links the head
+    (they are independent)."""
     from impactbot.extract.pool import workers
     from impactbot.link.pair import link_pair
 

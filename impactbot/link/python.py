@@ -618,7 +618,7 @@ class Resolver(DjangoModels, Metaclasses):
         # whether touched_param tells which parameters (see param_bit) or only that one was read
         self.param_masks = False
         self._masks: dict[int, int] = {}  # see kept_mask
-        self._shared: dict[object, object] = {}  # see shared_values
+        self._shared: dict[object, object] = {}  # see _shared_values
         self.truncated = False
         self._reverse: dict[str, dict[str, Value]] | None = None  # see _reverse_relations
         self._own_classes: dict[str, str] | None = None  # see own_queryset
@@ -1759,7 +1759,7 @@ class Resolver(DjangoModels, Metaclasses):
             return mask
         return self._masks.setdefault(mask, mask)
 
-    def shared_values(self, vals: Values | None) -> Values | None:
+    def _shared_values(self, vals: Values | None) -> Values | None:
         """One object for equal answers (same values, same order) kept in a memo: answers
         are never changed once given, and on Django's full source 600k memoised answers
         held 40k distinct ones (about 150 MB of copies)."""
@@ -1776,7 +1776,7 @@ class Resolver(DjangoModels, Metaclasses):
         """A memo's entry for ``result``, one object for equal entries. Each entry is
         built only when it is new: one shared helper that built it first and dropped
         it when found peaked 110 MB higher on Django's full source (measured)."""
-        vals = self.shared_values(result)
+        vals = self._shared_values(result)
         key = ("A", id(vals), mask, truncated)  # the shared values live as long as the table
         entry = self._shared.get(key)
         if entry is None:
@@ -1786,9 +1786,9 @@ class Resolver(DjangoModels, Metaclasses):
     def _shared_member(
         self, result: tuple[Values, str | None] | None, mask: int
     ) -> tuple[tuple[Values, str | None] | None, int]:
-        """``shared_values`` for a memoised class member and the mask it read."""
+        """``_shared_values`` for a memoised class member and the mask it read."""
         if result is not None:
-            vals = self.shared_values(result[0])
+            vals = self._shared_values(result[0])
             assert vals is not None
             key: object = ("M", id(vals), result[1])  # the shared values live as long as the table
             found = self._shared.get(key)
