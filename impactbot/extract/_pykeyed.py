@@ -88,6 +88,7 @@ class _Kinds:
         self.identifier = g.kind("identifier")
         self.keyword = g.kind("keyword_argument")
         self.argument_list = g.kind("argument_list")
+        self.statement = g.kind("expression_statement")
         self.loops = g.kinds("for_statement", "for_in_clause")
         self.conditions = g.kinds("if_statement", "elif_clause", "while_statement")
         self.tests = g.kinds("boolean_operator", "not_operator", "parenthesized_expression")
@@ -273,7 +274,12 @@ class KeyedFacts(FileState):
             self._judge(parent, use, nested, direct=False)
         elif kind == k.attribute:
             attr = parent.child_by_field_id(f["attribute"])
-            use.changed = attr is None or text_of(attr) not in _READS
+            stores = self._update_stores(parent) if direct and attr is not None and attr.text == b"update" else None
+            if stores is not None:
+                use.stores.extend(stores)
+                use.nested_open |= nested  # a member replaced: its own members are not the literal's
+            else:
+                use.changed = attr is None or text_of(attr) not in _READS
         elif kind == k.subscript and parent.start_byte == node.start_byte:
             self._judge_subscript(parent, use, nested, direct)
         elif kind == k.subscript or kind in k.reading:
@@ -353,6 +359,23 @@ class KeyedFacts(FileState):
         if key is None or value is None or (self.dead is not None and statement.start_byte in self.dead):
             return None
         return statement, prefix, key, value
+
+    def _update_stores(self, attribute: Node) -> list[tuple[Node, str, str, Node]] | None:
+        """``name.update({"c": h})`` (or ``name.update(c=h)``) as a statement of its own:
+        the constant-key stores it stands for, as ``_keyed_store`` gives them; None when
+        its keys are not all constant or its value is used."""
+        k = _kinds(self.e.g)
+        call = attribute.parent
+        statement = call.parent if call is not None else None
+        if call is None or call.kind_id != k.call or statement is None or statement.kind_id != k.statement:
+            return None
+        arguments = call.child_by_field_id(self.e.f["arguments"])
+        if arguments is None or arguments.kind_id != k.argument_list or len(statement.named_children) != 1:
+            return None
+        if self.dead is not None and statement.start_byte in self.dead:
+            return None
+        members = self.x.literals.updated(arguments)
+        return None if members is None else [(statement, "", key, value) for key, value in members]
 
     def _element_read(self, subscript: Node) -> bool:
         """Whether an element is only read where it is reached: called, or a method that

@@ -122,8 +122,13 @@ class Literals:
         arguments = node.child_by_field_id(self._f_arguments)
         if function is None or function.kind_id != self._identifier or function.text != b"dict" or arguments is None:
             return None
+        found = self._keywords(arguments.named_children)
+        return found if found else None
+
+    def _keywords(self, args: list[Node]) -> Members | None:
+        """Keyword arguments as the keys they put in a dict; None for anything else among them."""
         found: dict[str, Node] = {}
-        for arg in arguments.named_children:
+        for arg in args:
             if arg.kind_id == self._comment:
                 continue
             name = arg.child_by_field_id(self._f_name) if arg.kind_id == self._keyword else None
@@ -131,7 +136,30 @@ class Literals:
             if name is None or value is None or not _KEY.fullmatch(name.text or b"-"):
                 return None
             found['["' + (name.text or b"").decode("ascii") + '"]'] = value
-        return list(found.items()) if 0 < len(found) <= MAX_MEMBERS else None
+        return list(found.items()) if len(found) <= MAX_MEMBERS else None
+
+    def updated(self, arguments: Node) -> Members | None:
+        """What ``d.update(...)`` stores, key by key, given its argument list: a dict
+        literal (or ``dict(k=v)``) and then keyword arguments, each replacing what the
+        key held; None when a key is not constant (``d.update(other)``, a list of pairs)."""
+        args = [c for c in arguments.named_children if c.kind_id != self._comment]
+        first: Members = []
+        if args and args[0].kind_id != self._keyword:
+            literal = self.unwrap(args[0])
+            if literal.kind_id not in self._dictionary and literal.kind_id != self._call:
+                return None
+            found = self.members(literal)
+            if found is None:
+                return None
+            first, args = found, args[1:]
+        keywords = self._keywords(args)
+        if keywords is None:
+            return None
+        merged = dict(first)
+        for key, value in keywords:
+            merged.pop(key, None)
+            merged[key] = value
+        return list(merged.items()) if 0 < len(merged) <= MAX_MEMBERS else None
 
     def spread(self, node: Node) -> list[Node] | None:
         """The positional arguments ``*node`` stands for when ``node`` is a literal list or

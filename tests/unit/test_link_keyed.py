@@ -72,6 +72,18 @@ KEYED = {
     "a read before a constant-key store sees the literal's value": (
         'ops = {"a": f, "b": g}\nops["a"]()\nops["a"] = h\n', 'ops["a"]()', {"f"}
     ),
+    "update with keywords stores under their keys": (
+        'ops = {"a": f, "b": g}\nops.update(a=h)\nops["a"]()\n', 'ops["a"]()', {"h"}
+    ),
+    "update with a dict literal stores under its keys": (
+        'ops = {"a": f, "b": g}\nops.update({"b": h}, a=h)\nops["b"]()\n', 'ops["b"]()', {"h"}
+    ),
+    "update leaves the other keys as they were": (
+        'ops = {"a": f, "b": g}\nops.update({"a": h})\nops["b"]()\n', 'ops["b"]()', {"g"}
+    ),
+    "update under a branch adds to its key": (
+        'ops = {"a": f}\nif flag:\n    ops.update(a=g)\nops["a"]()\n', 'ops["a"]()', {"f", "g"}
+    ),
     "a constant-key store from a function": (
         'ops = {"a": f}\ndef fill():\n    ops["b"] = g\nops["b"]()\n', 'ops["b"]()', {"g"}
     ),
@@ -90,7 +102,12 @@ BAG = {
     "a computed key": ('ops = {"a": f, "b": g}\nops[k]()\n', "ops[k]()", {"f", "g"}),
     "a computed-key store": ('ops = {"a": f, "b": g}\nops[k] = h\nops["a"]()\n', 'ops["a"]()', {"f", "g", "h"}),
     # what the call put in the container joins the bag
-    "update": ('ops = {"a": f, "b": g}\nops.update(a=h)\nops["a"]()\n', 'ops["a"]()', {"f", "g", "h"}),
+    "update from a mapping not known": (
+        'ops = {"a": f, "b": g}\nops.update(more)\nops["a"]()\n', 'ops["a"]()', {"f", "g"}
+    ),
+    "update whose value is used": (
+        'ops = {"a": f, "b": g}\nx = ops.update(a=h)\nops["a"]()\n', 'ops["a"]()', {"f", "g", "h"}
+    ),
     "insert": ("fs = [f, g]\nfs.insert(0, h)\nfs[1]()\n", "fs[1]()", {"f", "g", "h"}),
     "append": ("fs = [f, g]\nfs.append(h)\nfs[-1]()\n", "fs[-1]()", {"f", "g", "h"}),
     "+=": ("fs = [f, g]\nfs += [h]\nfs[0]()\n", "fs[0]()", {"f", "g", "h"}),
