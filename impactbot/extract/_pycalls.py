@@ -6,6 +6,7 @@ import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -53,6 +54,14 @@ SUBPROCESS_CALLS = frozenset({
     "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
     "asyncio.create_subprocess_exec", "check_call", "check_output", "Popen", "create_subprocess_exec",
 })
+# builtins that run the code of a string in the caller's namespace
+EVALUATING = frozenset({"eval", "exec"})
+MAX_EVALUATED = 4096  # bytes of code read from a string given to eval or exec
+_REBINDS_EVALUATING = re.compile(
+    rb"\b(?:def|class)\s+(?:eval|exec)\b|^\s*(?:eval|exec)\s*[:=][^=]|\bimport\b[^\n]*\b(?:eval|exec)\b",
+    re.MULTILINE,
+).search
+_CALLERS_NAMESPACE = frozenset({b"globals()", b"locals()", b"vars()"})
 _NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789.")
 
@@ -60,6 +69,25 @@ _IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 def _identifier_byte(byte: int) -> bool:
     return byte in _IDENTIFIER_BYTES
 _LITERAL_NAMES = frozenset({"True", "False", "None"})
+
+
+def _code_of(prefix: bytes, body: bytes) -> bytes | None:
+    """The code a plain or raw string literal holds; None when not read (escapes in
+    text that is not ASCII, which the literal's own decoding would have to redo)."""
+    if prefix == b"r" or b"\\" not in body:
+        return body
+    if not body.isascii():
+        return None
+    try:
+        return body.decode("unicode_escape").encode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _namespace_of(arg: Node) -> bytes:
+    """The text of a namespace given to eval or exec (``globals=`` dropped)."""
+    value = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
+    return b"".join((value.text or b"").split()) if value is not None else b""
 
 
 class CallFacts(FileState):
@@ -94,6 +122,8 @@ class CallFacts(FileState):
                 self._container_call(node, scope, callee, args, keywords, kwargs)
             elif callee in SUBPROCESS_CALLS and (listed := node.child_by_field_id(self.e.f["arguments"])) is not None:
                 self._runs_module(node, scope, listed)
+            elif callee in EVALUATING and (given := node.child_by_field_id(self.e.f["arguments"])) is not None:
+                self._evaluated(node, scope, given)
 
     def _discarded(self) -> tuple[tuple[int, str], ...]:
         """(line, callee) of each call standing alone as a statement: its value is dropped,
@@ -197,6 +227,8 @@ class CallFacts(FileState):
             self._enters(node, function, arguments)
         if callee in SUBPROCESS_CALLS and arguments.kind_id == e.argument_list:
             self._runs_module(node, scope, arguments)
+        if callee in EVALUATING and positional and arguments.kind_id == e.argument_list:
+            self._evaluated(node, scope, arguments)
         args = tuple(positional)
         self.sites.append(
             (
@@ -243,6 +275,32 @@ class CallFacts(FileState):
             site = call_site(scope, f"<script:{run.decode('utf-8', 'replace')}>", node.start_point.row + 1, "call",
                              0, (), False, False, (), ())
             self.sites.append((node_key(args[0]), site))
+
+    def _evaluated(self, node: Node, scope: str, arguments: Node) -> None:
+        """``eval("render(page)")``, ``exec("setup()")``: the code of a plain string literal
+        runs in the caller's namespace, so its calls (those of its top level) are the
+        caller's, at the line of the ``eval``. Not when the file binds ``eval`` or ``exec``
+        itself, nor for a string whose text is not all there (an f-string, escapes beyond
+        ASCII), nor with namespaces other than the caller's own (``globals()``, ``locals()``)."""
+        given = [c for c in arguments.named_children if c.kind_id != self.e.comment]
+        if not given or any(_namespace_of(c) not in _CALLERS_NAMESPACE for c in given[1:]):
+            return  # names looked up in a dict of the caller's making: not told here
+        first = given[0]
+        split = string_body(first.text or b"") if first.kind_id in self.e.string else None
+        if split is None or split[0] not in (b"", b"r") or len(split[1]) > MAX_EVALUATED:
+            return
+        code = _code_of(*split)
+        if code is None or _REBINDS_EVALUATING(self.data):
+            return
+        from impactbot.extract.python import extract_python  # the same extractor, on the string's code
+
+        found = extract_python(code)
+        if found.error:  # not code (a string that merely looks like some): nothing is run
+            return
+        line = node.start_point.row + 1
+        for site in found.calls:
+            if site.scope == "":
+                self.sites.append((node_key(first), replace(site, scope=scope, line=line)))
 
     def _enters(self, node: Node, function: Node, arguments: Node) -> None:
         """``stack.enter_context(cm)`` calls cm's ``__enter__``, and its ``__exit__`` when
