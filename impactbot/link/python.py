@@ -2146,11 +2146,69 @@ class Resolver(DjangoModels, Metaclasses):
                 vals = self._member_elements(vals, op[1:], ops[i + 1])
                 i += 1
             else:
-                vals = self._members(vals, op[1:])
+                members = self._members(vals, op[1:])
+                if i + 1 < len(ops) and ops[i + 1][0] == "(" and self._gives_receiver(members):
+                    vals = self._receiver_results(vals, op[1:], scope_id)
+                    i += 1
+                else:
+                    vals = members
             if not vals or (len(vals) > cap and not self._named_many(vals, op, called)):
                 return {}
             i += 1
         return vals
+
+    def _gives_receiver(self, methods: Values) -> bool:
+        """Whether calling one of ``methods`` gives back what it was called on."""
+        return any(m[0] in ("S", "BM") and self._receiver_returned(m) is not None for m in methods)
+
+    def _receiver_returned(self, method: Value) -> str | None:
+        """How a method gives back its receiver: ``"self"`` for one whose every return is
+        ``return self`` (a builder's chained calls), ``"cls"`` for a classmethod whose every
+        return is ``return cls(...)`` (a factory); None otherwise (a generator, a wrapper
+        put in its place, another value returned)."""
+        scope = self.scopes.get(method[1])
+        if scope is None or scope.kind != "method" or scope.first_param is None:
+            return None
+        how = "self" if scope.method_kind == "method" and method[0] == "BM" else None
+        how = "cls" if scope.method_kind == "classmethod" else how
+        if how is None:
+            return None
+        self._note((scope.id, "<return>"))
+        if "<return>[]" in scope.names or self.wrappers(scope.id):
+            return None
+        told = [b for b in scope.names.get("<return>", ()) if not (isinstance(b, Binding) and b.kind == "annotation")]
+        values = [b.value for b in told if isinstance(b, Binding) and b.kind == "return" and b.value is not None]
+        if not values or len(values) != len(told):
+            return None
+        first = scope.first_param
+        fits_all = all(v == first for v in values) if how == "self" else all(_calls_name(v, first) for v in values)
+        return how if fits_all else None
+
+    def _receiver_results(self, vals: Values, attr: str, scope_id: str) -> Values:
+        """``obj.method()``: what the call gives, receiver by receiver, so that a method
+        giving back its receiver gives what it was called on (``Child().chain()`` a
+        Child, ``Child.create()`` with ``return cls()`` a Child) rather than any
+        instance of the class defining it, through which a call may reach every override."""
+        out: Values = {}
+        for recv, inferred in vals.items():
+            found = self._members({recv: inferred}, attr) if len(vals) == 1 else self.member(recv, attr)
+            for method, how in (found or {}).items():
+                made = self._made_by_receiver(recv, method)
+                if made is not None:
+                    _merge(out, {made: True}, how)
+                else:
+                    _merge(out, self.call_results({method: how}, scope_id), False)
+        return out
+
+    def _made_by_receiver(self, recv: Value, method: Value) -> Value | None:
+        """What calling ``method`` on ``recv`` gives when it gives back its receiver."""
+        how = self._receiver_returned(method) if method[0] in ("S", "BM") else None
+        if how is None or len(recv) != 2 or recv[1] not in self.scopes or self.scopes[recv[1]].kind != "class":
+            return None
+        if how == "self":
+            return recv if recv[0] in ("I", "IS") else None
+        made = {"S": "I", "CS": "IS", "I": "I", "IS": "IS"}.get(recv[0])
+        return None if made is None else (made, recv[1])
 
     def _named_many(self, vals: Values, op: str, called: Values) -> bool:
         """Whether ``vals``, more than a value may list, are the attributes a computed name
@@ -3714,6 +3772,12 @@ def _returns_a_parameter(func: Scope) -> bool:
     # (a method returning its receiver, `return self`, gives what it always gives)
     passed = set(func.params) - {func.first_param}
     return any(isinstance(b, Binding) and b.kind == "return" and b.value in passed for b in sources)
+
+
+def _calls_name(expr: str, name: str) -> bool:
+    """Whether ``expr`` is a call of ``name`` and nothing more (``cls(a, b=1)``)."""
+    root, ops = parse_expr(expr)
+    return root == name and len(ops) == 1 and ops[0][0] == "("
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:
