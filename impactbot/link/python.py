@@ -69,6 +69,7 @@ EXTERNAL: Value = ("X", "")
 # More possible values than this is not knowledge: the expression is treated as
 # unknown rather than linked to every candidate.
 MAX_VALUES = 12
+MAX_DELEGATIONS = 3  # methods a method giving back its receiver may hand the call on through
 # what the __init__ a dataclass (attrs class) is given calls after setting the fields
 POST_INITS = ("__post_init__", "__attrs_post_init__")
 DISPATCHING = frozenset({"singledispatch", "singledispatchmethod"})  # functools' generic functions
@@ -2158,14 +2159,17 @@ class Resolver(DjangoModels, Metaclasses):
         return vals
 
     def _gives_receiver(self, methods: Values) -> bool:
-        """Whether calling one of ``methods`` gives back what it was called on."""
-        return any(m[0] in ("S", "BM") and self._receiver_returned(m) is not None for m in methods)
+        """Whether calling one of ``methods`` may give back what it was called on."""
+        return any(m[0] in ("S", "BM") and self._giving_back(m) is not None for m in methods)
 
-    def _receiver_returned(self, method: Value) -> str | None:
-        """How a method gives back its receiver: ``"self"`` for one whose every return is
-        ``return self`` (a builder's chained calls), ``"cls"`` for a classmethod whose every
-        return is ``return cls(...)`` (a factory); None otherwise (a generator, a wrapper
-        put in its place, another value returned)."""
+    def _giving_back(self, method: Value) -> tuple[str, tuple[str, ...]] | None:
+        """How a method gives back its receiver, told from its return statements alone:
+        ``"self"`` when each gives ``self`` (a builder's chained calls), a copy of it
+        (``copy.copy(self)``, ``type(self)(...)``, ``self.__class__(...)``) or a local
+        name bound only to those; ``"cls"`` for a classmethod whose each return makes an
+        instance (``cls(...)``); with the methods each delegates to (``return
+        self._clone()``), which must give it back too. None otherwise (a generator, a
+        wrapper put in its place, another value returned)."""
         scope = self.scopes.get(method[1])
         if scope is None or scope.kind != "method" or scope.first_param is None:
             return None
@@ -2180,9 +2184,38 @@ class Resolver(DjangoModels, Metaclasses):
         values = [b.value for b in told if isinstance(b, Binding) and b.kind == "return" and b.value is not None]
         if not values or len(values) != len(told):
             return None
+        delegated: list[str] = []
+        if not all(self._gives_back_value(scope, v, how, delegated, True) for v in values):
+            return None
+        return how, tuple(dict.fromkeys(delegated))
+
+    def _gives_back_value(self, scope: Scope, value: str, how: str, delegated: list[str], local: bool) -> bool:
+        """Whether a value a method returns is its receiver (``how``: see ``_giving_back``),
+        noting the receiver's methods it delegates to."""
         first = scope.first_param
-        fits_all = all(v == first for v in values) if how == "self" else all(_calls_name(v, first) for v in values)
-        return how if fits_all else None
+        assert first is not None
+        root, ops = parse_expr(value)
+        if root != first:
+            return local and not ops and root in scope.names and root not in scope.params and \
+                self._bound_to_receiver(scope, root, how, delegated)
+        if (how == "self" and not ops) or (how == "cls" and len(ops) == 1 and ops[0][0] == "("):
+            return True
+        if len(ops) != 2 or ops[0][0] != "." or ops[1][0] != "(":
+            return False
+        if ops[0] == (".__class__" if how == "self" else ".__new__"):
+            return True  # `type(self)(...)` (as extract spells it), `cls.__new__(cls)`: a new one of its class
+        if ops[0] in (".__class__", ".__new__"):
+            return False
+        delegated.append(ops[0][1:])
+        return True
+
+    def _bound_to_receiver(self, scope: Scope, name: str, how: str, delegated: list[str]) -> bool:
+        """Whether every binding of a local name is the receiver (``clone = self._clone()``)."""
+        self._note((scope.id, name))
+        bindings = scope.names[name]
+        return bool(bindings) and all(
+            isinstance(b, Binding) and b.kind == "assign" and b.target == name and b.value is not None
+            and self._gives_back_value(scope, b.value, how, delegated, False) for b in bindings)
 
     def _receiver_results(self, vals: Values, attr: str, scope_id: str) -> Values:
         """``obj.method()``: what the call gives, receiver by receiver, so that a method
@@ -2193,22 +2226,28 @@ class Resolver(DjangoModels, Metaclasses):
         for recv, inferred in vals.items():
             found = self._members({recv: inferred}, attr) if len(vals) == 1 else self.member(recv, attr)
             for method, how in (found or {}).items():
-                made = self._made_by_receiver(recv, method)
+                made = self._made_by_receiver(recv, method, 0)
                 if made is not None:
                     _merge(out, {made: True}, how)
                 else:
                     _merge(out, self.call_results({method: how}, scope_id), False)
         return out
 
-    def _made_by_receiver(self, recv: Value, method: Value) -> Value | None:
-        """What calling ``method`` on ``recv`` gives when it gives back its receiver."""
-        how = self._receiver_returned(method) if method[0] in ("S", "BM") else None
-        if how is None or len(recv) != 2 or recv[1] not in self.scopes or self.scopes[recv[1]].kind != "class":
+    def _made_by_receiver(self, recv: Value, method: Value, depth: int) -> Value | None:
+        """What calling ``method`` on ``recv`` gives when it gives back its receiver
+        (through at most a few methods it delegates to, each read on ``recv``)."""
+        shape = self._giving_back(method) if method[0] in ("S", "BM") else None
+        if shape is None or len(recv) != 2 or recv[1] not in self.scopes or self.scopes[recv[1]].kind != "class":
             return None
-        if how == "self":
-            return recv if recv[0] in ("I", "IS") else None
-        made = {"S": "I", "CS": "IS", "I": "I", "IS": "IS"}.get(recv[0])
-        return None if made is None else (made, recv[1])
+        how, delegated = shape
+        made = ({"I": "I", "IS": "IS"} if how == "self" else {"S": "I", "CS": "IS", "I": "I", "IS": "IS"}).get(recv[0])
+        if made is None or (delegated and depth >= MAX_DELEGATIONS):
+            return None
+        for name in delegated:
+            found = self.member(recv, name)
+            if not found or any(self._made_by_receiver(recv, m, depth + 1) is None for m in found):
+                return None
+        return made, recv[1]
 
     def _named_many(self, vals: Values, op: str, called: Values) -> bool:
         """Whether ``vals``, more than a value may list, are the attributes a computed name
@@ -3772,12 +3811,6 @@ def _returns_a_parameter(func: Scope) -> bool:
     # (a method returning its receiver, `return self`, gives what it always gives)
     passed = set(func.params) - {func.first_param}
     return any(isinstance(b, Binding) and b.kind == "return" and b.value in passed for b in sources)
-
-
-def _calls_name(expr: str, name: str) -> bool:
-    """Whether ``expr`` is a call of ``name`` and nothing more (``cls(a, b=1)``)."""
-    root, ops = parse_expr(expr)
-    return root == name and len(ops) == 1 and ops[0][0] == "("
 
 
 def _merge(into: Values, new: Values | None, inferred: bool) -> None:

@@ -104,3 +104,81 @@ def test_a_method_that_stops_returning_self_is_derived_like_a_full_link() -> Non
     after = CLASSES.replace("        self.kw = kw\n        return self\n", "        return Query()\n")
     assert before != after
     assert_derived_both_ways(files, "pkg/query.py", before, after)
+
+
+COPIES = """
+import copy
+
+
+class Style:
+    def __init__(self, bold=False):
+        self.bold = bold
+
+    def copy(self):
+        return copy.copy(self)
+
+    def replace(self, **changes):
+        return type(self)(**changes)
+
+    def renew(self):
+        return self.__class__()
+
+    def _clone(self):
+        return self.copy()
+
+    def with_bold(self):
+        clone = self._clone()
+        clone.bold = True
+        return clone
+
+    def elsewhere(self):
+        return self.other()
+
+    def other(self):
+        return Style()
+
+    def looping(self):
+        return self.looping()
+
+    def render(self):
+        return "plain"
+
+
+class Heading(Style):
+    def render(self):
+        return "heading"
+
+
+class Caption(Style):
+    def render(self):
+        return "caption"
+
+    def other(self):
+        return self
+"""
+
+
+def render_calls(source: str) -> set[str]:
+    """The ``render`` methods ``use`` reaches, as ``Class.render``."""
+    graph = link(facts({"m.py": COPIES + textwrap.dedent(source)}))
+    return {e.target.split("::", 1)[1].replace("::", ".") for e in graph.edges
+            if e.kind == "calls" and e.source == "m.py::use" and e.target.endswith("::render")}
+
+
+EVERY_RENDER = {"Style.render", "Heading.render", "Caption.render"}
+COPIED = {
+    "copy.copy(self)": ("def use():\n    Heading().copy().render()\n", {"Heading.render"}),
+    "type(self)(...)": ("def use():\n    Heading().replace(bold=True).render()\n", {"Heading.render"}),
+    "self.__class__()": ("def use():\n    Caption().renew().render()\n", {"Caption.render"}),
+    "a delegation to a copy": ("def use():\n    Heading()._clone().render()\n", {"Heading.render"}),
+    "a local name bound to a delegation": ("def use():\n    Heading().with_bold().render()\n", {"Heading.render"}),
+    # Heading's other() makes a Style: elsewhere() gives what its returns give, as for any method
+    "a delegation that makes another object": ("def use():\n    Heading().elsewhere().render()\n", EVERY_RENDER),
+    "a delegation the receiver overrides": ("def use():\n    Caption().elsewhere().render()\n", {"Caption.render"}),
+    "a method delegating to itself": ("def use():\n    Heading().looping().render()\n", set()),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), COPIED.values(), ids=COPIED.keys())
+def test_a_copy_of_the_receiver_is_of_its_class(source: str, expected: set[str]) -> None:
+    assert render_calls(source) == expected
