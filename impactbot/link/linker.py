@@ -869,6 +869,7 @@ class _Linker:
             self._class_statement_edge(sid, scope)
             self._subclass_hook_edges(sid, scope)
             self._metaclass_edges(sid, scope)
+            self._set_name_edges(sid, scope)
 
     def _class_statement_edge(self, class_id: str, scope: Scope) -> None:
         """A class statement in a function runs the class body at each call: a ``defines``
@@ -896,6 +897,36 @@ class _Linker:
                 if hook:
                     self.edges.add(where, hook, "calls", "resolved", line)
                     break
+
+    def _set_name_edges(self, class_id: str, scope: Scope) -> None:
+        """Making a class calls ``__set_name__`` on each object its body binds to a name,
+        when that object's class defines one (a descriptor learning the attribute it is):
+        the class body calls it, at the line of the binding."""
+        for name, sources in scope.names.items():
+            if not name.isidentifier():
+                continue
+            for source in sources:
+                if isinstance(source, Defn):
+                    self._decorated_set_name(class_id, source.id)
+                if not isinstance(source, Binding) or source.kind != "assign" or source.value is None:
+                    continue
+                for val in self.r.resolve_at(source.value, class_id, source.line) or {}:
+                    hook = self._first_defining(val[1], "__set_name__") if val[0] == "I" else None
+                    if hook is not None:
+                        self.edges.add(class_id, hook, "calls", "resolved", source.line)
+
+    def _decorated_set_name(self, class_id: str, defined: str) -> None:
+        """``@cached_property def total(self)``: the name holds an instance of the outermost
+        decorator when that is a class, which is told its name as any such object is."""
+        scope = self.r.scopes.get(defined)
+        if scope is None or not scope.decorators or scope.definition is None:
+            return
+        line = scope.definition.start_line
+        for val in self.r.resolve_at(scope.decorators[0], class_id, line) or {}:
+            if val[0] == "S" and self.r.scopes[val[1]].kind == "class":
+                hook = self._first_defining(val[1], "__set_name__")
+                if hook is not None:
+                    self.edges.add(class_id, hook, "calls", "resolved", line)
 
     def _metaclass_edges(self, class_id: str, scope: Scope) -> None:
         """The class statement runs the ``__new__`` and ``__init__`` its metaclass gives

@@ -140,3 +140,64 @@ def test_a_derived_graph_follows_a_class_statement_moved_into_a_function(monkeyp
     top = "class Local:\n    size = 1\n\ndef make():\n    return Local\n"
     inside = "def make():\n    class Local:\n        size = 1\n    return Local\n"
     assert_derived_both_ways({"use.py": "from m import make\n\nmake()\n"}, "m.py", top, inside)
+
+
+# ----------------------------------------------------------------- __set_name__
+
+NAMED = """
+class Column:
+    def __set_name__(self, owner, name):
+        self.name = name
+
+class Text(Column):
+    pass
+
+class Plain:
+    pass
+
+def column():
+    return Text()
+"""
+
+
+def set_names(body: str, holder: str) -> set[tuple[str, tuple[int, ...]]]:
+    """The ``__set_name__`` methods ``holder``'s body calls, with the lines."""
+    graph = link(facts({"m.py": NAMED + body}))
+    return {(e.target.removeprefix("m.py::"), e.lines) for e in graph.edges
+            if e.kind == "calls" and e.source == holder and e.target.endswith("::__set_name__")}
+
+
+def test_making_a_class_tells_each_descriptor_its_name() -> None:
+    body = "class Row:\n    id = Column()\n    title = Text()\n    made = column()\n    other = Plain()\n"
+    start = NAMED.count("\n") + 2
+    assert set_names(body, "m.py::Row") == {("Column::__set_name__", (start, start + 1, start + 2))}
+
+
+def test_a_method_under_a_descriptor_class_decorator_is_told_its_name() -> None:
+    cached = (
+        "class cached:\n    def __init__(self, func):\n        self.func = func\n"
+        "    def __set_name__(self, owner, name):\n        self.name = name\n\n"
+        "def plain(func):\n    return func\n\n"
+    )
+    body = cached + "class Row:\n    @cached\n    def total(self):\n        return 1\n" \
+        "    @plain\n    def other(self):\n        return 2\n"
+    line = (NAMED + cached).count("\n") + 2  # the decorator's line: where the object is made
+    assert set_names(body, "m.py::Row") == {("cached::__set_name__", (line,))}
+
+
+def test_an_object_not_bound_in_the_class_body_is_told_nothing() -> None:
+    body = "class Row:\n    def __init__(self):\n        self.id = Column()\n\nlater = Column()\n"
+    assert set_names(body, "m.py::Row") == set()
+    assert set_names(body, "m.py::Row::__init__") == set()
+    assert set_names(body, "m.py") == set()
+
+
+def test_a_derived_graph_follows_a_set_name_added_or_removed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    plain = "class Column:\n    def __init__(self):\n        self.name = None\n"
+    naming = plain + "\n    def __set_name__(self, owner, name):\n        self.name = name\n"
+    files = {
+        "table.py": "from column import Column\n\nclass Table:\n    id = Column()\n",
+        "use.py": "from table import Table\n\ndef use():\n    return Table()\n",
+    }
+    assert_derived_both_ways(files, "column.py", plain, naming)
