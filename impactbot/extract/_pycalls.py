@@ -415,6 +415,26 @@ class CallFacts(FileState):
                 if end in self.sub_updates:
                     self._op(start, value, "__setitem__", node)
 
+    def _interpolations(self) -> None:
+        """``f"{total}"`` formats the value: its ``__format__`` runs (object's calls its
+        ``__str__``, see the linker's fallbacks); ``{total!r}``, ``{total!a}`` and
+        ``{total=}`` its ``__repr__``, ``{total!s}`` its ``__str__``."""
+        for node in self._caps("interp"):
+            if not self._live(node):
+                continue
+            value = node.child_by_field_name("expression")
+            if value is None and node.type == "format_expression" and node.named_child_count:
+                value = node.named_children[0]  # `{total:{width}}`: the width is formatted too
+            if value is None:
+                continue
+            conversion = node.child_by_field_name("type_conversion")
+            shown = conversion.text if conversion is not None else None
+            if shown is None and node.child_by_field_name("format_specifier") is None and \
+                    any(c.type == "=" for c in node.children):
+                shown = b"!r"  # `{x=}` shows repr(x) unless a format is given
+            dunder = {b"!r": "__repr__", b"!a": "__repr__", b"!s": "__str__"}.get(shown or b"", "__format__")
+            self._op(node.start_byte, value, dunder, node)
+
     def _operators(self) -> None:
         e = self.e
         f_left, f_operator, f_argument = e.f["left"], e.f["operator"], e.f["argument"]

@@ -26,6 +26,7 @@ QUERY_SOURCE = """
 (attribute) @attr
 (subscript) @sub
 [(binary_operator) (comparison_operator) (unary_operator)] @op
+[(interpolation) (format_expression)] @interp
 (augmented_assignment) @aug
 (with_statement) @with
 [(for_statement) (for_in_clause)] @for

@@ -101,6 +101,7 @@ class _FileExtraction(CallFacts, BindingFacts, DefinitionFacts, NarrowingFacts, 
         self._keyed_elements()  # last of the binding passes: it judges every use they marked
         self._subscripts()
         self._operators()
+        self._interpolations()
         self._raises()
         definitions = self._definition_facts()
         routes, requests = self._web()

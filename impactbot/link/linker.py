@@ -31,6 +31,7 @@ from impactbot.link.python import (
     ALIGNED,
     BUILTIN_DUNDERS,
     COMMON_METHODS,
+    DEFAULT_FALLBACKS,
     INPLACE_FALLBACKS,
     ITERATOR_NEXT,
     MAX_NAMED,
@@ -690,7 +691,7 @@ class _Linker:
     def _resolve_operator(self, callee: str, scope: str, line: int) -> tuple[list[Target], str]:
         """A protocol method implied by syntax, with the fallbacks Python applies to it."""
         name = self._last_name(callee)
-        fallback = INPLACE_FALLBACKS.get(name or "")
+        fallback = INPLACE_FALLBACKS.get(name or "") or DEFAULT_FALLBACKS.get(name or "")
         then = ITERATOR_NEXT.get(name or "")
         defined = self.methods_by_name
         if name not in defined and fallback not in defined and then not in defined:
@@ -705,7 +706,7 @@ class _Linker:
             return [], "dangling"
         targets = list(self.r.targets(vals))
         if fallback is not None and not targets and fallback in defined:
-            # no in-place method: `a += b` runs `a = a + b`
+            # no in-place method: `a += b` runs `a = a + b`; no __format__: object's runs __str__
             vals = self.r.resolve_at(callee[: -len(name or "")] + fallback, scope, line) or {}
             # unless a builtin base has the in-place method (`list.__iadd__` before `__add__`)
             targets = [t for t in self.r.targets(vals) if not self._builtin_inplace(t.id, name or "")]

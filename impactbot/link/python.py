@@ -149,6 +149,9 @@ INPLACE_FALLBACKS: dict[str, str] = {
     for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow",
                "lshift", "rshift", "and", "xor", "or")
 }
+# Protocol methods whose default (object's) calls another one of the class's own:
+# formatting a value without a __format__ of its own formats str(value).
+DEFAULT_FALLBACKS: dict[str, str] = {"__format__": "__str__"}
 # Iterating (a for loop, a comprehension) calls the iterator's next method on what
 # the iteration method returned.
 ITERATOR_NEXT: dict[str, str] = {"__iter__": "__next__", "__aiter__": "__anext__"}
