@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _string
 import itertools
 import re
 from bisect import bisect_right
@@ -61,6 +62,9 @@ _REBINDS_EVALUATING = re.compile(
     rb"\b(?:def|class)\s+(?:eval|exec)\b|^\s*(?:eval|exec)\s*[:=][^=]|\bimport\b[^\n]*\b(?:eval|exec)\b",
     re.MULTILINE,
 ).search
+# a printf-style conversion: flags, width, precision, length, type (or `%%`)
+_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsa%]")
+_PERCENT_DUNDERS = {b"s": "__str__", b"r": "__repr__", b"a": "__repr__"}
 _CALLERS_NAMESPACE = frozenset({b"globals()", b"locals()", b"vars()"})
 _NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789.")
@@ -225,6 +229,9 @@ class CallFacts(FileState):
             self._setattr(node, scope, arguments, positional)
         if function.kind_id == e.attribute and len(positional) == 1 and not star and not keywords:
             self._enters(node, function, arguments)
+        if function.kind_id == e.attribute and callee is not None and callee.endswith(".format") and \
+                arguments.kind_id == e.argument_list and not star and not starstar:
+            self._str_formatted(node, function, arguments)
         if callee in SUBPROCESS_CALLS and arguments.kind_id == e.argument_list:
             self._runs_module(node, scope, arguments)
         if callee in EVALUATING and positional and arguments.kind_id == e.argument_list:
@@ -450,8 +457,71 @@ class CallFacts(FileState):
                 dunder = None if operator is None else table.get(operator.type)
                 if dunder is not None and operand is not None:
                     self._op(start, operand, dunder, node)
+                if dunder == "__mod__" and operand is not None and operand.kind_id in e.string:
+                    self._percent_formatted(node, operand)
             else:
                 self._comparison(node)
+
+    def _str_formatted(self, node: Node, function: Node, arguments: Node) -> None:
+        """``"{}: {!r}".format(name, value)`` formats each argument a field names: its
+        ``__format__`` (``__str__`` through object's), ``__repr__`` for ``!r`` and ``!a``,
+        ``__str__`` for ``!s``. A field reading an attribute or an item of its argument
+        (``{0.name}``) formats that, which is not told here."""
+        template = function.child_by_field_id(self.e.f["object"])
+        split = string_body(template.text or b"") if template is not None and template.kind_id in self.e.string \
+            else None
+        if split is None or split[0] not in (b"", b"r") or b"\\" in split[1]:
+            return
+        try:
+            fields = list(_string.formatter_parser(split[1].decode("utf-8")))
+        except ValueError:
+            return  # not a template str.format accepts: the call raises
+        given = [c for c in arguments.named_children if c.kind_id != self.e.comment]
+        positional = [c for c in given if c.kind_id != self.e.keyword_argument]
+        named = {text_of(k): c.child_by_field_id(self.e.f["value"]) for c in given
+                 if c.kind_id == self.e.keyword_argument and (k := c.child_by_field_id(self.e.f["name"])) is not None}
+        auto = 0
+        for _literal, field_name, spec, conversion in fields:
+            if field_name is None:
+                continue
+            if field_name == "":
+                index: int | str = auto
+                auto += 1
+            elif field_name.isdigit():
+                index = int(field_name)
+            elif field_name.isidentifier():
+                index = field_name
+            else:
+                continue
+            value = named.get(index) if isinstance(index, str) else \
+                positional[index] if index < len(positional) else None
+            if value is None or (spec and "{" in spec):
+                continue
+            dunder = {"r": "__repr__", "a": "__repr__", "s": "__str__"}.get(conversion or "", "__format__")
+            self._op(value.start_byte, value, dunder, node)
+
+    def _percent_formatted(self, node: Node, template: Node) -> None:
+        """``"%s: %r" % (name, value)`` runs ``__str__`` of each value a ``%s`` takes and
+        ``__repr__`` of each a ``%r`` or ``%a`` takes, matched by position (one value
+        not in a tuple: the only one). Mapping keys (``%(name)s``), a ``*`` width, or
+        a count that does not match leave the values unread."""
+        split = string_body(template.text or b"")
+        right = node.child_by_field_id(self.e.f["right"])
+        if split is None or b"f" in split[0] or b"b" in split[0] or right is None:
+            return
+        found = _PERCENT.findall(split[1])
+        if any(b"(" in spec or b"*" in spec for spec in found):
+            return
+        wanted = [spec[-1:] for spec in found if not spec.endswith(b"%")]
+        if right.type in ("list", "dictionary", "set", "list_comprehension", "dictionary_comprehension"):
+            return  # one value whose own __str__ is a builtin's (or a mapping the keys read)
+        values = self.x.named(right) if right.type == "tuple" else [right]
+        if len(values) != len(wanted) or any(v.type in ("list_splat", "parenthesized_list_splat") for v in values):
+            return
+        for value, conversion in zip(values, wanted, strict=True):
+            dunder = _PERCENT_DUNDERS.get(conversion)
+            if dunder is not None:
+                self._op(value.start_byte, value, dunder, node)
 
     def _comparison(self, node: Node) -> None:
         previous: Node | None = None

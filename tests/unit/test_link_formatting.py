@@ -68,3 +68,27 @@ def test_an_f_string_formats_each_value_with_its_own_methods(body: str, expected
 def test_formatting_in_dead_code_calls_nothing() -> None:
     body = 'def show(u: User):\n    if False:\n        return f"{u}"\n    return ""\n'
     assert formats(body) == set()
+
+
+OLDER_STYLES = {
+    "%s of one value": ('def show(u: User):\n    return "%s" % u\n', {"User.__str__"}),
+    "%s and %r by position": ('def show(u: User, m: Money):\n    return "%s: %r" % (m, u)\n',
+                              {"Money.__str__", "User.__repr__"}),
+    "%d takes no __str__": ('def show(u: User, n):\n    return "%d%% %s" % (n, u)\n', {"User.__str__"}),
+    # str() of a str subclass runs its own __str__, unlike its __format__
+    "%s of a str subclass": ('def show(n: Name):\n    return "%s" % n\n', {"Name.__str__"}),
+    "a count that does not match": ('def show(u: User):\n    return "%s %s" % (u,)\n', set()),
+    "mapping keys": ('def show(u: User):\n    return "%(u)s" % {"u": u}\n', set()),
+    "a template not written out": ('def show(u: User, t):\n    return t % u\n', set()),
+    "str.format by position": ('def show(u: User, m: Money):\n    return "{} {!r}".format(m, u)\n',
+                               {"Money.__format__", "User.__repr__"}),
+    "str.format by index and name": ('def show(u: User, m: Money):\n    return "{who}: {0!s}".format(m, who=u)\n',
+                                     {"Money.__str__", "User.__str__"}),
+    "str.format of an attribute": ('def show(u: User):\n    return "{0.name}".format(u)\n', set()),
+    "str.format of a template not written out": ('def show(u: User, t):\n    return t.format(u)\n', set()),
+}
+
+
+@pytest.mark.parametrize(("body", "expected"), OLDER_STYLES.values(), ids=OLDER_STYLES.keys())
+def test_percent_and_str_format_run_what_each_conversion_names(body: str, expected: set[str]) -> None:
+    assert formats(body) == expected
