@@ -21,7 +21,7 @@ from impactbot.breaking import breaking_calls
 from impactbot.dispatch import Allowed, reachable, runs_for
 from impactbot.link import is_unittest_class
 from impactbot.link.fixtures import DEFAULT_LAYOUT, TestLayout, is_unittest_file
-from impactbot.link.python import decorator_name, parse_expr
+from impactbot.link.python import INPLACE_FALLBACKS, decorator_name, parse_expr
 from impactbot.model import (
     CONFIDENCE_ORDER,
     ChangedSymbol,
@@ -56,6 +56,8 @@ CLASS_HOOKS = frozenset({
 # handed it by that scope (see SymbolGraph.hands_down).
 HANDED_DEPTH = 3
 
+# The protocol methods syntax runs that change their operand (`kwargs |= extra`).
+ALTERING_PROTOCOLS = frozenset({"__setitem__", "__delitem__", "__setattr__", "__delattr__", *INPLACE_FALLBACKS})
 MODULE_HOOKS = frozenset({"setUpModule", "tearDownModule", "setup_module", "teardown_module"})
 FUNCTION_HOOKS = frozenset({"setup_function", "teardown_function"})
 
@@ -325,8 +327,10 @@ class SymbolGraph:
         if facts is None:
             return True
         roots = {parse_expr(b.target)[0] for b in facts.bindings if b.scope == closure.qualname}
+        # syntax reading a bag (`f(*args)` iterates it) leaves it as it was
         methods = {parse_expr(s.callee)[0] for s in facts.calls
-                   if s.scope == closure.qualname and s.callee and "." in s.callee}
+                   if s.scope == closure.qualname and s.callee and "." in s.callee
+                   and (s.kind != "operator" or s.callee.rpartition(".")[2] in ALTERING_PROTOCOLS)}
         return not roots.isdisjoint(bags) or not methods.isdisjoint(bags)
 
     def _enclosing_parameters(self, closure: Symbol) -> set[str]:

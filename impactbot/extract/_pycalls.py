@@ -215,6 +215,7 @@ class CallFacts(FileState):
                         star_at = -2 if star else len(positional)  # a second one: positions open
                         star = True
                         unpacked.append(("*", self._unpacked(arg)))
+                        self._splatted(arg, node)
                 elif kind in e.dict_splat:
                     if not self._spread_keywords(arg, keywords, kwargs):
                         starstar = True
@@ -344,6 +345,12 @@ class CallFacts(FileState):
             return False
         positional.extend(self.x.expr(item) for item in items)
         return True
+
+    def _splatted(self, splat: Node, call: Node) -> None:
+        """``f(*xs)`` iterates ``xs``: its ``__iter__`` runs, as unpacking runs it."""
+        inner = self.x.named(splat)
+        if len(inner) == 1:
+            self._op(splat.start_byte, inner[0], "__iter__", call)
 
     def _unpacked(self, splat: Node) -> str | None:
         """``xs`` of ``*xs`` or ``**xs``: what the call unpacks (None for other than a name or attribute)."""

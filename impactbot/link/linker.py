@@ -31,8 +31,6 @@ from impactbot.link.python import (
     ALIGNED,
     BUILTIN_DUNDERS,
     COMMON_METHODS,
-    DEFAULT_FALLBACKS,
-    INPLACE_FALLBACKS,
     ITERATOR_NEXT,
     MAX_NAMED,
     PYTHON_DUNDERS,
@@ -45,6 +43,7 @@ from impactbot.link.python import (
     Target,
     Values,
     decorator_name,
+    fallback_chain,
     keyword_param,
     makes_property,
     param_bit,
@@ -559,7 +558,7 @@ class _Linker:
                 targets += self._class_created(site.args[1], scope, site.line)
             elif site.callee.rpartition(".")[2] in TEMPLATE_METHODS:
                 targets += self._template_hooks(site.callee, scope, site.line)
-        if site.kind == "call" and site.callee in BUILTIN_DUNDERS:
+        if site.kind == "call" and site.callee in BUILTIN_DUNDERS and ("B", site.callee) in vals:
             targets.extend(self.r.builtin_dunders(site, scope))
         if targets and site.kind == "call" and all(self._is_getattr_hook(t.id) for t in targets):
             return targets, "proxied"  # what __getattr__ hands back is not known: a name may tell
@@ -691,10 +690,10 @@ class _Linker:
     def _resolve_operator(self, callee: str, scope: str, line: int) -> tuple[list[Target], str]:
         """A protocol method implied by syntax, with the fallbacks Python applies to it."""
         name = self._last_name(callee)
-        fallback = INPLACE_FALLBACKS.get(name or "") or DEFAULT_FALLBACKS.get(name or "")
+        fallbacks = fallback_chain(name or "")
         then = ITERATOR_NEXT.get(name or "")
         defined = self.methods_by_name
-        if name not in defined and fallback not in defined and then not in defined:
+        if name not in defined and then not in defined and not any(f in defined for f in fallbacks):
             return [], "external"
         receiver = callee[: -len(name or "") - 1]
         if self.r.class_object(receiver, scope, line):
@@ -705,11 +704,18 @@ class _Linker:
         if vals is None:
             return [], "dangling"
         targets = list(self.r.targets(vals))
-        if fallback is not None and not targets and fallback in defined:
+        passed = [name or ""]
+        for fallback in fallbacks:
+            if targets:
+                break
             # no in-place method: `a += b` runs `a = a + b`; no __format__: object's runs __str__
-            vals = self.r.resolve_at(callee[: -len(name or "")] + fallback, scope, line) or {}
-            # unless a builtin base has the in-place method (`list.__iadd__` before `__add__`)
-            targets = [t for t in self.r.targets(vals) if not self._builtin_inplace(t.id, name or "")]
+            found = self.r.resolve_at(callee[: -len(name or "")] + fallback, scope, line) or {} \
+                if fallback in defined else {}
+            # unless a builtin base has a method passed over (`list.__iadd__` before `__add__`)
+            targets = [t for t in self.r.targets(found)
+                       if not any(self._builtin_inplace(t.id, p) for p in passed)]
+            vals = found if fallback in defined else vals
+            passed.append(fallback)
         if then is not None and then in defined and targets:
             # only an in-repository __iter__ can return an iterator with a __next__ of ours
             targets.extend(self.r.iterator_next(callee, scope, line))

@@ -141,7 +141,19 @@ BUILTIN_DUNDERS: dict[str, tuple[str, ...]] = {
     "reversed": ("__reversed__",), "bytes": ("__bytes__",), "int": ("__int__",),
     "float": ("__float__",), "round": ("__round__",), "dir": ("__dir__",),
     "sorted": ("__iter__",), "list": ("__iter__",), "tuple": ("__iter__",), "set": ("__iter__",),
+    "frozenset": ("__iter__",), "enumerate": ("__iter__",), "zip": ("__iter__",), "map": ("__iter__",),
+    "filter": ("__iter__",), "min": ("__iter__",), "max": ("__iter__",), "sum": ("__iter__",),
+    "any": ("__iter__",), "all": ("__iter__",), "print": ("__str__",),
+    "divmod": ("__divmod__",), "pow": ("__pow__",), "complex": ("__complex__",), "bin": ("__index__",),
+    "oct": ("__index__",), "hex": ("__index__",),
 }
+# The positional arguments whose methods those builtins run, when not only the first:
+# print formats each value, zip iterates each iterable, map and filter those after the function.
+BUILTIN_ARGUMENTS: dict[str, slice] = {
+    "print": slice(None), "zip": slice(None), "map": slice(1, None), "filter": slice(1, None),
+}
+# min(a, b) and max(a, b) compare their arguments; only one is iterated.
+ONE_ITERABLE = frozenset({"min", "max"})
 # An augmented assignment falls back to the binary operator when the class has no
 # in-place method (`total += price` runs `Money.__add__`).
 INPLACE_FALLBACKS: dict[str, str] = {
@@ -150,8 +162,24 @@ INPLACE_FALLBACKS: dict[str, str] = {
                "lshift", "rshift", "and", "xor", "or")
 }
 # Protocol methods whose default (object's) calls another one of the class's own:
-# formatting a value without a __format__ of its own formats str(value).
-DEFAULT_FALLBACKS: dict[str, str] = {"__format__": "__str__"}
+# formatting a value without a __format__ of its own formats str(value), whose
+# default is repr(value). (Truth is not followed: `if x:` is everywhere, and
+# `bool(x)` as rare; neither runs __bool__ here.)
+DEFAULT_FALLBACKS: dict[str, str] = {"__format__": "__str__", "__str__": "__repr__"}
+
+
+def fallback_chain(name: str) -> tuple[str, ...]:
+    """The protocol methods Python runs, in turn, for a class without ``name``:
+    ``__iadd__`` -> ``__add__``; ``__format__`` -> ``__str__`` -> ``__repr__``."""
+    inplace = INPLACE_FALLBACKS.get(name)
+    if inplace is not None:
+        return (inplace,)
+    chain: list[str] = []
+    while (name := DEFAULT_FALLBACKS.get(name, "")) and name not in chain:
+        chain.append(name)
+    return tuple(chain)
+
+
 # Iterating (a for loop, a comprehension) calls the iterator's next method on what
 # the iteration method returned.
 ITERATOR_NEXT: dict[str, str] = {"__iter__": "__next__", "__aiter__": "__anext__"}
@@ -160,7 +188,7 @@ _ITERATING = ".__iter__()"  # how `iter(x)` renders: x.__iter__()
 # method that enters the context (and returns what the generator yields).
 CONTEXT_MANAGERS: dict[str, str] = {"contextmanager": "__enter__", "asynccontextmanager": "__aenter__"}
 # Builtins that iterate their first argument to the end.
-CONSUMING_BUILTINS = frozenset({"sorted", "list", "tuple", "set"})
+CONSUMING_BUILTINS = frozenset({"sorted", "list", "tuple", "set", "frozenset", "min", "max", "sum", "any", "all"})
 # Methods of builtin types and of much-used standard library objects: a call such
 # as `name.lower()` is far more likely to reach str than the one repository method
 # that happens to share the name.
@@ -3565,20 +3593,31 @@ class Resolver(DjangoModels, Metaclasses):
         """``len(x)`` runs ``type(x).__len__``: targets for in-repository classes."""
         assert site.callee is not None
         dunders = BUILTIN_DUNDERS.get(site.callee, ())
-        if not dunders or not site.args:
+        if not dunders or not site.args or (site.callee in ONE_ITERABLE and (site.positional != 1 or site.star)):
             return
-        found = False
-        for val in self.resolve(site.args[0], scope_id) or {}:
-            # a class object's type is its metaclass
-            classes = [val[1]] if val[0] in ("I", "IS") else self._class_metaclasses(val)
-            for cls in classes:
-                for dunder in dunders:
-                    for target in self._dunder_targets(cls, dunder, True):
-                        found = True
-                        yield target
-        # without an in-repository __iter__ the iterator is a builtin one: nothing to follow
-        if found and site.callee in CONSUMING_BUILTINS and site.args[0]:
-            yield from self.iterator_next(site.args[0] + ".__iter__", scope_id, site.line)
+        for k, arg in enumerate(site.args[BUILTIN_ARGUMENTS.get(site.callee, slice(1))]):
+            found = False
+            for val in (self.resolve(arg, scope_id) or {}) if arg else {}:
+                # a class object's type is its metaclass
+                classes = [val[1]] if val[0] in ("I", "IS") else self._class_metaclasses(val)
+                for cls in classes:
+                    for dunder in dunders:
+                        for target in self._protocol_targets(cls, dunder):
+                            found = True
+                            yield target
+            # without an in-repository __iter__ the iterator is a builtin one: nothing to follow
+            if found and k == 0 and site.callee in CONSUMING_BUILTINS and arg:
+                yield from self.iterator_next(arg + ".__iter__", scope_id, site.line)
+
+    def _protocol_targets(self, class_id: str, dunder: str) -> list[Target]:
+        """The class's method for ``dunder``, or for what object's default of it runs
+        (``str(x)`` of a class with only ``__repr__``); none where a builtin base has the
+        method (a str subclass formats with str's own)."""
+        for name in (dunder, *fallback_chain(dunder)):
+            targets = list(self._dunder_targets(class_id, name, True))
+            if targets or self.builtin_defines(class_id, name):
+                return targets
+        return []
 
     def setters(self, expr: str, scope_id: str, line: int) -> list[Target]:
         """The properties whose setter (or descriptors whose ``__set__``) assigning
