@@ -3,12 +3,15 @@
 ``if isinstance(x, C):`` holds in its body (also when and-ed with other tests),
 ``assert isinstance(x, C)`` for the rest of the block, and so does
 ``if not isinstance(x, C):`` whose body always leaves (return, raise, continue,
-break) and that has no ``else``. A name or a dotted name (``self.backend``) is
-narrowed, by classes written as names or dotted names.
+break) and that has no ``else``. Or-ed tests of one name (``x is None or
+isinstance(x, str)``) hold for any of their classes (``None`` for the ``is None``).
+A name or a dotted name (``self.backend``) is narrowed, by classes written as names
+or dotted names, until the code assigns it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from tree_sitter import Node
@@ -62,8 +65,25 @@ class NarrowingFacts(FileState):
                 tested = self.x.named(node)
                 if tested:
                     self._after(node, self._tests(tested[0], k), out)
+        out = self._until_rebound(out)
         out.sort(key=lambda n: (n.start, n.end, n.scope, n.name))
         return tuple(out)
+
+    def _until_rebound(self, narrowings: list[Narrowing]) -> list[Narrowing]:
+        """Each narrowing ends at the first assignment of its name within it (``if
+        isinstance(self.t, str): self.t = Template(self.t)``: a Template from there on)."""
+        if not narrowings:
+            return narrowings
+        wanted = {(n.scope, n.name) for n in narrowings}
+        stores: dict[tuple[str, str], list[int]] = {}
+        for _, binding in self.bindings:
+            if (binding.scope, binding.target) in wanted:
+                stores.setdefault((binding.scope, binding.target), []).append(binding.line)
+        out = []
+        for n in narrowings:
+            lines = [line for line in stores.get((n.scope, n.name), ()) if n.start <= line <= n.end]
+            out.append(replace(n, end=min(lines)) if lines else n)
+        return out
 
     def _if_narrowings(self, node: Node, k: _Kinds, out: list[Narrowing]) -> None:
         f = self.e.f
@@ -142,17 +162,45 @@ class NarrowingFacts(FileState):
         return Narrowing(self.scope_at(node.start_byte), name, classes, start, end)
 
     def _tests(self, condition: Node, k: _Kinds) -> list[tuple[str, tuple[str, ...]]]:
-        """The isinstance tests that hold when ``condition`` is true: itself, or and-ed ones."""
-        return [test for part in self._conjuncts(condition, k) if (test := self._isinstance(part, k)) is not None]
+        """The isinstance tests that hold when ``condition`` is true: itself, or and-ed ones.
+        (``x is None`` alone tells nothing worth keeping: the body mostly assigns x.)"""
+        return [test for part in self._conjuncts(condition, k)
+                if (test := self._alternatives(part, k)) is not None and test[1] != ("None",)]
+
+    def _alternatives(self, node: Node, k: _Kinds) -> tuple[str, tuple[str, ...]] | None:
+        """An isinstance test, or or-ed tests of one name: ``x is None or isinstance(x, str)``
+        holds for a None (class expr ``None``) or a str."""
+        node = self.x.unwrapped(node)
+        operator = node.child_by_field_id(self.e.f["operator"]) if node.kind_id == k.boolean_operator else None
+        if operator is None:
+            return self._isinstance(node, k) or self._is_none(node, k)
+        if operator.type != "or":
+            return None
+        tests: list[tuple[str, tuple[str, ...]]] = []
+        for side in (node.child_by_field_id(self.e.f["left"]), node.child_by_field_id(self.e.f["right"])):
+            test = None if side is None else self._alternatives(side, k)
+            if test is None or (tests and test[0] != tests[0][0]):
+                return None
+            tests.append(test)
+        return tests[0][0], tuple(c for _name, classes in tests for c in classes)
+
+    def _is_none(self, node: Node, k: _Kinds) -> tuple[str, tuple[str, ...]] | None:
+        """``name is None``: the name, of class ``None``."""
+        parts = node.children if node.type == "comparison_operator" else []
+        if len(parts) != 3 or parts[1].type != "is" or parts[2].type != "none" or parts[0].kind_id not in k.classes:
+            return None
+        name = self.x.expr(parts[0])
+        return (name, ("None",)) if name is not None and DOTTED_NAME.fullmatch(name.encode()) else None
 
     def _conjuncts(self, condition: Node, k: _Kinds) -> list[Node]:
-        """What holds when ``condition`` is true: itself, or each side of an ``and``."""
+        """What holds when ``condition`` is true: itself (an ``or`` as a whole), or each
+        side of an ``and``."""
         condition = self.x.unwrapped(condition)
         if condition.kind_id != k.boolean_operator:
             return [condition]
         operator = condition.child_by_field_id(self.e.f["operator"])
         if operator is None or operator.type != "and":
-            return []
+            return [condition] if operator is not None and operator.type == "or" else []
         sides = (condition.child_by_field_id(self.e.f[side]) for side in ("left", "right"))
         return [part for side in sides if side is not None for part in self._conjuncts(side, k)]
 

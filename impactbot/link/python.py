@@ -168,6 +168,14 @@ INPLACE_FALLBACKS: dict[str, str] = {
 DEFAULT_FALLBACKS: dict[str, str] = {"__format__": "__str__", "__str__": "__repr__"}
 
 
+def _concrete_builtin(name: str) -> type | None:
+    """The builtin class ``name`` when an isinstance test of it tells the class: not
+    ``object`` (everything is one) nor ``type`` (a class object is one); a builtin has
+    no virtual subclasses, so a class of the repository passes only by deriving from it."""
+    found = getattr(builtins, name, None)
+    return found if isinstance(found, type) and found not in (object, type) else None
+
+
 def fallback_chain(name: str) -> tuple[str, ...]:
     """The protocol methods Python runs, in turn, for a class without ``name``:
     ``__iadd__`` -> ``__add__``; ``__format__`` -> ``__str__`` -> ``__repr__``."""
@@ -1690,14 +1698,42 @@ class Resolver(DjangoModels, Metaclasses):
         if any(isinstance(b, Binding) and start <= b.line <= line for b in scope.names.get(name, ())):
             return None
         tested: Values = {}
+        concrete: list[type] = []  # builtin classes tested: str, int, dict, None's type
         for expr in classes:
+            if expr == "None":
+                concrete.append(type(None))
+                continue
             for val in self.resolve(expr, scope.id) or {EXTERNAL: False}:
-                if not self.is_class(val):
+                if val[0] == "B" and (builtin := _concrete_builtin(val[1])) is not None:
+                    concrete.append(builtin)
+                elif not self.is_class(val):
                     return None
-                tested[val] = True
+                else:
+                    tested[val] = True
         known = self.resolve(name, scope.id) or {}
-        kept = {v: inf for v, inf in known.items() if v[0] in ("I", "IS") and self._instance_of(v[1], tested)}
-        return kept or {("IS", cls[1]): True for cls in tested}
+        kept = {v: inf for v, inf in known.items() if v[0] in ("I", "IS")
+                and (self._instance_of(v[1], tested) or self._may_derive(v[1], concrete, v[0] == "IS"))}
+        if not kept:
+            kept = {("IS", cls[1]): True for cls in tested}
+        if concrete:
+            kept[EXTERNAL] = True  # an instance of the builtin class itself
+        return kept
+
+    def _may_derive(self, class_id: str, builtin_classes: Sequence[type], or_subclass: bool = False) -> bool:
+        """Whether instances of the class (``or_subclass``: or of a subclass) may be
+        instances of one of ``builtin_classes``: it derives from one, or from a class
+        outside the repository (which may)."""
+        if not builtin_classes or class_id not in self.scopes:
+            return False
+        if or_subclass and any(self._may_derive(sub, builtin_classes) for sub in self.subclasses().get(class_id, ())):
+            return True
+        for cls in self.mro(class_id):
+            if cls.startswith("X:"):
+                return True
+            for name in self._builtin_bases(cls):
+                if issubclass(getattr(builtins, name), tuple(builtin_classes)):
+                    return True
+        return False
 
     def _instance_of(self, class_id: str, tested: Values) -> bool:
         return any(("S", cls) in tested for cls in self.mro(class_id))
@@ -2678,6 +2714,12 @@ class Resolver(DjangoModels, Metaclasses):
         if scope.kind in ("module", "class") and not src.target.startswith("<lambda@"):
             # (a lambda's body runs when it is called, not where the body defines it)
             return self.resolve_line(src.value, scope.id, src.line) or {}
+        if scope.id in self._narrowing_scopes and scope.kind in ("function", "method"):
+            # `if isinstance(x, str): return x` returns a str, whatever else x may hold
+            base, ops = parse_expr(src.value)
+            found = self._narrowed_prefix(base, ops, scope, src.line)
+            if found is not None:
+                return self._apply_ops(found[0], found[1], scope.id) if found[0] else {}
         return self.resolve(src.value, scope.id) or {}
 
     def _default_value(self, src: Binding, scope: Scope) -> Values:

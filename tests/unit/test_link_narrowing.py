@@ -58,10 +58,44 @@ def test_a_dotted_name_is_narrowed_too() -> None:
     assert lines["Sub::run"] != lines["Other::run"]
 
 
-def test_an_outside_class_narrows_nothing() -> None:
-    # a class of the repository may derive from it
-    body = "def use(x: Other):\n    if isinstance(x, Exception):\n        x.run()\n"
+def test_a_class_from_a_library_narrows_nothing() -> None:
+    # a class of the repository may derive from it, or be registered as a virtual subclass
+    body = "from collections.abc import Sized\n\ndef use(x: Other):\n    if isinstance(x, Sized):\n        x.run()\n"
     assert use(body) == {"Other::run"}
+
+
+def test_a_builtin_class_keeps_only_the_classes_deriving_from_it() -> None:
+    body = "def use(x: Other):\n    if isinstance(x, Exception):\n        x.run()\n"
+    assert use(body) == set()  # an Other is no Exception: what runs there is not known
+    failing = "class Failure(Other, ValueError):\n    def run(self):\n        pass\n\n"
+    assert use(failing + body) == {"Other::run", "Failure::run"}  # x may be a Failure
+
+
+def test_a_builtin_class_keeps_a_class_deriving_from_a_library_class() -> None:
+    body = "from lib import Text\n\nclass Word(Text):\n    def run(self):\n        pass\n\n" \
+           "def use(x: Word):\n    if isinstance(x, str):\n        x.run()\n"
+    assert use(body) == {"Word::run"}  # Text may be a str
+
+
+def test_or_ed_tests_of_one_name_narrow_to_either_class() -> None:
+    body = "def text(x):\n    if x is None or isinstance(x, str):\n        return x\n    return str(x)\n\n" \
+           "def feed(o: Other):\n    return text(o)\n\n" \
+           "def use(s):\n    text(s).run()\n"
+    assert use(body) == {"text"}  # text(o) gives o back only when o is None or a str
+    either = "def use(x: Other):\n    if isinstance(x, Sub) or isinstance(x, Base):\n        x.run()\n"
+    assert use(either) == {"Sub::run", "Base::run"}
+    mixed = "def use(x: Other, y):\n    if isinstance(x, Sub) or isinstance(y, Sub):\n        x.run()\n"
+    assert use(mixed) == {"Other::run"}  # a test of another name tells nothing of x
+
+
+def test_assigning_a_dotted_name_ends_its_narrowing() -> None:
+    body = (
+        "class Holder:\n    def __init__(self, t):\n        self.t = t\n\n"
+        "    def use(self):\n        if isinstance(self.t, str):\n            self.t = Other()\n"
+        "            self.t.run()\n"
+    )
+    graph = link(facts({"m.py": CLASSES + body}))
+    assert called_by(graph, "m.py::Holder::use") == {"Other", "Other::run"}
 
 
 def test_an_assignment_after_the_test_ends_it() -> None:
