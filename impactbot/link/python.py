@@ -958,36 +958,54 @@ class Resolver(DjangoModels, Metaclasses):
 
     def base_values(self, class_id: str) -> list[Values]:
         """What each base expression of a class is when its class statement runs."""
-        return [vals for vals, _ in self._bases(class_id, split=False)]
+        return [vals for vals, _ in self._bases(class_id, split=False, querysets=False)]
 
-    def _bases(self, class_id: str, split: bool) -> list[tuple[Values, list[Values]]]:
+    def _bases(self, class_id: str, split: bool, querysets: bool = True) -> list[tuple[Values, list[Values]]]:
         """Per base expression: what it is when the class statement runs and, with ``split``,
         what each binding of its first name gives (a name bound by several statements,
-        ``if``/``else`` or ``try``/``except ImportError``, holds the value of one of them)."""
+        ``if``/``else`` or ``try``/``except ImportError``, holds the value of one of them).
+        With ``querysets``, a queryset class a manager base copies methods from comes first
+        (see ``_queryset_base``): one entry more than the class has base expressions."""
         scope = self.scopes.get(class_id)  # None for an outside base's marker
         if scope is None or scope.definition is None:
             return []
         where = scope.parent or class_id
         out: list[tuple[Values, list[Values]]] = []
         for expr in scope.definition.bases:
-            found = self.base_sources(class_id, expr)
-            if found is None:
-                vals = self.resolve(expr, where) or {}
-                out.append((vals, [vals]))
-                continue
-            sources, owner, filtered = found
-            vals = self._value_of(sources, owner, expr, where) if filtered else self.resolve(expr, where) or {}
-            groups = _alternative_sources(sources) if split else []
-            if len(groups) > 1:
-                out.append((vals, [self._value_of(group, owner, expr, where) for group in groups]))
-            else:
-                out.append((vals, [vals]))
-        # `Generic[T]` and `Protocol` give a class no attributes worth finding: as an outside
-        # base they would hide what the repository's later bases define (Python puts them last)
-        return [
-            (_without_outside(vals), [_without_outside(v) for v in each]) if _typing_base(expr) else (vals, each)
-            for expr, (vals, each) in zip(scope.definition.bases, out, strict=True)
-        ]
+            queryset = self._queryset_base(scope, expr, where) if querysets else {}
+            if queryset:
+                out.append((queryset, [queryset]))
+            vals, each = self._base_value(class_id, expr, where, split)
+            # `Generic[T]` and `Protocol` give a class no attributes worth finding: as an outside
+            # base they would hide what the repository's later bases define (Python puts them last)
+            out.append((_without_outside(vals), [_without_outside(v) for v in each]) if _typing_base(expr)
+                       else (vals, each))
+        return out
+
+    def _base_value(self, class_id: str, expr: str, where: str, split: bool) -> tuple[Values, list[Values]]:
+        """What a base expression is, and what each binding of its first name gives (see ``_bases``)."""
+        found = self.base_sources(class_id, expr)
+        if found is None:
+            vals = self.resolve(expr, where) or {}
+            return vals, [vals]
+        sources, owner, filtered = found
+        vals = self._value_of(sources, owner, expr, where) if filtered else self.resolve(expr, where) or {}
+        groups = _alternative_sources(sources) if split else []
+        if len(groups) > 1:
+            return vals, [self._value_of(group, owner, expr, where) for group in groups]
+        return vals, [vals]
+
+    def _queryset_base(self, scope: Scope, expr: str, where: str) -> Values:
+        """``class BookManager(Manager.from_queryset(BookQuerySet))``: Django's manager made
+        with the queryset's methods copied in. The queryset classes of the repository
+        stand in for the class the call makes, before the manager class it derives from."""
+        if not expr.endswith(".from_queryset()") or scope.definition is None:
+            return {}
+        site = self._site_at(where, scope.definition.start_line, expr[:-2])
+        if site is None or not site.args or not site.args[0]:
+            return {}
+        return {v: inf for v, inf in (self._argument_value(site.args[0], self.scopes[where], site.line)).items()
+                if self.is_class(v)}
 
     def _value_of(self, sources: list[object], owner: Scope, expr: str, where: str) -> Values:
         """``expr`` with its first name bound by ``sources`` alone."""

@@ -616,3 +616,65 @@ def test_a_derived_graph_follows_a_created_models_save_coming_or_going(monkeypat
                              "class TimeStamped", "class TimeStamped")
     assert without != MODELS
     assert_derived_both_ways({**FILES, "shop/views.py": views}, "shop/models.py", MODELS, without)
+
+
+COPIED = """
+from django.db import models
+
+
+class BookQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(published=True)
+
+
+class BookManager(models.Manager.from_queryset(BookQuerySet)):
+    def popular(self):
+        return self.published().filter(stars=5)
+
+
+class Book(models.Model):
+    objects = BookManager()
+
+    def lend(self):
+        pass
+"""
+
+COPIED_USES = """
+from shelf.models import Book
+
+
+def lend_published():
+    Book.objects.published().first().lend()
+    Book.objects.filter(stars=5).published()
+    Book.objects.popular()
+"""
+
+
+def test_a_manager_made_from_a_queryset_has_the_querysets_methods() -> None:
+    calls = _calls({"shelf/__init__.py": "", "shelf/models.py": COPIED, "shelf/uses.py": COPIED_USES})
+    assert {
+        ("shelf/uses.py::lend_published", "shelf/models.py::BookQuerySet::published"),
+        ("shelf/uses.py::lend_published", "shelf/models.py::BookManager::popular"),
+        ("shelf/uses.py::lend_published", "shelf/models.py::Book::lend"),
+        ("shelf/models.py::BookManager::popular", "shelf/models.py::BookQuerySet::published"),
+    } <= calls
+    graph = link(facts({"shelf/__init__.py": "", "shelf/models.py": COPIED, "shelf/uses.py": COPIED_USES}))
+    lines = {e.lines for e in graph.edges if e.source == "shelf/uses.py::lend_published"
+             and e.target == "shelf/models.py::BookQuerySet::published"}
+    assert lines == {(6, 7)}  # through the manager, and through a queryset it hands back
+
+
+def test_a_manager_made_from_a_queryset_of_another_name_does_not_get_it() -> None:
+    # only the class the call names: another manager base is what it is
+    plain = COPIED.replace("models.Manager.from_queryset(BookQuerySet)", "models.Manager")
+    calls = _calls({"shelf/__init__.py": "", "shelf/models.py": plain, "shelf/uses.py": COPIED_USES})
+    assert ("shelf/models.py::BookManager::popular", "shelf/models.py::BookQuerySet::published") not in calls
+
+
+def test_a_derived_graph_follows_the_queryset_a_manager_is_made_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "MAX_AFFECTED", 1.0)
+    other = COPIED.replace("class BookQuerySet(models.QuerySet):", "class OtherQuerySet(models.QuerySet):\n"
+                           "    def published(self):\n        pass\n\n\nclass BookQuerySet(models.QuerySet):")
+    other = other.replace("from_queryset(BookQuerySet)", "from_queryset(OtherQuerySet)")
+    files = {"shelf/__init__.py": "", "shelf/uses.py": COPIED_USES}
+    assert_derived_both_ways(files, "shelf/models.py", COPIED, other)
