@@ -74,6 +74,7 @@ from impactbot.versions import LINK_VERSION as LINK_VERSION
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
 PASSES_ON = 1  # passes after the second that pass on the arguments of calls found late
 # values whose call or method runs code outside the repository (or none at all)
+MISSING_KEY = "__missing__"  # what a dict subclass's d[key] runs for a key d lacks
 OUTSIDE_KINDS = frozenset({"X", "B", "L", "G", "CM", "CE", "M", "D", "Q", "QM", "QT", "QC"})
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
 
@@ -693,6 +694,7 @@ class _Linker:
         fallbacks = fallback_chain(name or "")
         then = ITERATOR_NEXT.get(name or "")
         defined = self.methods_by_name
+        then = then or (MISSING_KEY if name == "__getitem__" else None)
         if name not in defined and then not in defined and not any(f in defined for f in fallbacks):
             return [], "external"
         receiver = callee[: -len(name or "") - 1]
@@ -716,7 +718,11 @@ class _Linker:
                        if not any(self._builtin_inplace(t.id, p) for p in passed)]
             vals = found if fallback in defined else vals
             passed.append(fallback)
-        if then is not None and then in defined and targets:
+        if then == MISSING_KEY and then in defined:
+            # dict.__getitem__ runs the subclass's __missing__ for a key it lacks
+            targets.extend(t for t in self.r.targets(self.r.resolve_at(receiver + "." + then, scope, line) or {})
+                           if t.bound)
+        elif then is not None and then in defined and targets:
             # only an in-repository __iter__ can return an iterator with a __next__ of ours
             targets.extend(self.r.iterator_next(callee, scope, line))
         if targets:

@@ -102,3 +102,28 @@ def test_a_function_of_the_module_named_like_a_builtin_is_not_it() -> None:
 def test_an_imported_print_is_not_the_builtin() -> None:
     body = "from rich import print\n\ndef use(l: Label):\n    print(l)\n"
     assert runs(body) == set()
+
+
+MISSING = """
+class Registry(dict):
+    def __missing__(self, key):
+        value = self[key] = build(key)
+        return value
+
+
+def build(key):
+    return key
+
+
+def use(r: Registry, other: dict):
+    r["a"]
+    r["b"] = 1
+    other["c"]
+    return r.get("d")
+"""
+
+
+def test_reading_a_key_of_a_dict_subclass_runs_its_missing_hook() -> None:
+    graph = link(facts({"reg.py": MISSING}))
+    calls = {(e.target, e.lines) for e in graph.edges if e.kind == "calls" and e.source == "reg.py::use"}
+    assert calls == {("reg.py::Registry::__missing__", (13,))}  # a read: not a store, nor get()
