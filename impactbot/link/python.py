@@ -2696,7 +2696,8 @@ class Resolver(DjangoModels, Metaclasses):
                 _merge(vals, self.resolve(src.binding.value, src.origin) or {}, True)
             elif isinstance(src, Binding):
                 found = self._binding_value(src, scope)
-                if src.kind == "annotation":  # declared type: the value may be of a subclass
+                if src.kind in ("annotation", "except"):
+                    # a declared type, or the class an `except` clause names: the value may be of a subclass
                     found = {(("IS", v[1]) if v[0] == "I" else v): inf for v, inf in found.items()}
                 _merge(vals, found, True)
                 if src.kind == "for":
