@@ -551,6 +551,8 @@ class _Linker:
             classes = {v: inf for v, inf in vals.items() if v[0] == "CS" or self.r.is_class(v)}
             return list(self.r.targets(classes)), "ok"
         targets = list(self.r.targets(vals))
+        if not targets and site.kind in ("call", "decorator"):
+            targets = self._on_decorated(site.callee, scope, site.line)
         if site.kind == "call" and self.r.dispatchers and any(t.id in self.r.dispatchers for t in targets):
             targets += self._registered(targets)
         if not targets and site.kind == "call":
@@ -570,6 +572,26 @@ class _Linker:
         if any(v[0] in OUTSIDE_KINDS for v in vals):
             return [], "external"
         return [], "unknown"
+
+    def _on_decorated(self, callee: str, scope: str, line: int) -> list[Target]:
+        """``cli.main()`` or ``@cli.command()`` where ``cli`` is a function whose decorator
+        returned an object made of it (``@group()`` returning ``Group(callback=f)``): the
+        object's method. Worked out here, for the call written on the decorated name itself,
+        and not while resolving other names: what the decorator returns may depend on what
+        is being resolved (the decorator reading ``f.name`` of every function it gets)."""
+        receiver, dot, attr = callee.partition(".")
+        called = attr.endswith("()")
+        attr = attr.removesuffix("()")
+        if not dot or not receiver.isidentifier() or not attr.isidentifier():
+            return []
+        made: Values = {}
+        for val in self.r.resolve_at(receiver, scope, line) or {}:
+            if val[0] == "S":
+                made.update(self.r.decorated_instances(val[1]))
+        if not made:
+            return []
+        found = self.r.members_of(made, attr)
+        return list(self.r.targets(self.r.call_results(found, scope) if called else found))
 
     def _lambda_runs(self, path: str, site: CallSite, vals: Values, scope: str) -> None:
         """A lambda's body belongs to the scope it is written in (its calls are that scope's):

@@ -2809,6 +2809,10 @@ class Resolver(DjangoModels, Metaclasses):
 
     # ---------------------------------------------------------- attributes
 
+    def members_of(self, vals: Values, attr: str) -> Values:
+        """What ``attr`` read on any of ``vals`` gives."""
+        return self._members(vals, attr)
+
     def _members(self, vals: Values, attr: str) -> Values:
         if "*" in attr:
             return self._members_named(vals, attr)
@@ -3636,6 +3640,23 @@ class Resolver(DjangoModels, Metaclasses):
             for ret in self._scope_target(val[1], "<return>"):
                 if ret[0] == "S" and ret[1] != func_id and self.scopes[ret[1]].kind != "class":
                     out.append(ret[1])
+        return out
+
+    def decorated_instances(self, func_id: str) -> Values:
+        """The instances of classes of the repository that the outermost decorator of
+        ``func_id`` returns in its place (``@command()`` returning ``Command(callback=f)``)."""
+        scope = self.scopes.get(func_id)
+        if scope is None or scope.kind == "class" or not scope.decorators:
+            return {}
+        deco = scope.decorators[0]
+        if decorator_name(deco) in TRANSPARENT_DECORATORS:
+            return {}
+        out: Values = {}
+        for val in self.resolve(deco, scope.parent or scope.path) or {}:
+            if val[0] == "S" and self.scopes[val[1]].kind != "class":
+                for ret in self._scope_target(val[1], "<return>"):
+                    if ret[0] in ("I", "IS") and self.scopes[ret[1]].kind == "class":
+                        out[ret] = True
         return out
 
     def _decorated(self, func_id: str, start: int) -> Values:
