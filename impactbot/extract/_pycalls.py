@@ -35,7 +35,7 @@ _COMPARE = {
     ">=": "__ge__",
 }
 _CONTAINS = frozenset({"in", "not in"})
-_CONTAINER_METHODS = (".append", ".add", ".extend", ".insert", ".setdefault", ".update")
+_CONTAINER_METHODS = (".append", ".add", ".extend", ".insert", ".setdefault", ".update", ".appendleft", ".extendleft")
 
 # A call whose callee is a (dotted) name and whose arguments are names, dotted
 # names, numbers or plain strings, optionally as keyword=value: two calls in
@@ -616,11 +616,11 @@ def _added_elements(
     """What ``x.<method>(...)`` puts in ``x`` when x is a list, set or dict: ``append(f)``,
     ``insert(0, f)``, ``setdefault(k, f)`` the argument; ``extend(fs)`` and
     ``update(table)`` the elements of theirs, ``update(k=f)`` each keyword's value."""
-    if method in ("append", "add"):
+    if method in ("append", "add", "appendleft"):
         return [args[0]] if len(args) == 1 and not keywords and args[0] else []
     if method in ("insert", "setdefault"):
         return [args[1]] if len(args) == 2 and not keywords and args[1] else []
-    if method == "extend":
+    if method in ("extend", "extendleft"):
         return [args[0] + "[]"] if len(args) == 1 and not keywords and args[0] else []
     if method == "update" and len(args) <= 1 and all(a for a in args):
         named = [value for name, value in kwargs if name in keywords and value]

@@ -133,6 +133,10 @@ def string_body(text: bytes) -> tuple[bytes, bytes] | None:
     return text[:start].lower(), text[start + width : end]
 
 
+# Containers made by a call of their class, whose elements are those it is given.
+QUEUES = frozenset({b"deque", b"collections.deque"})
+
+
 def elements(values: Values) -> Values:
     """What an element of each value may be (``x`` -> ``x[]``)."""
     out: Values = []
@@ -299,6 +303,8 @@ class Expressions:
         function = call.child_by_field_id(self._f_function)
         arguments = call.child_by_field_id(self._f_arguments)
         args = self.named(arguments) if arguments is not None else []
+        if function is not None and function.text in QUEUES:
+            return self._queued(args)
         if function is None or function.text != b"dict" or len(args) != 1 or args[0].kind_id != self._call:
             return None
         inner = args[0].child_by_field_id(self._f_function)
@@ -311,6 +317,18 @@ class Expressions:
             return found
         values = self.expr(zipped[1])
         return None if values is None else [("[]", values + "[]")]
+
+    def _queued(self, args: list[Node]) -> Values:
+        """``deque([root])`` holds root, ``deque(nodes)`` the elements of nodes: a work
+        list, whose ``popleft()`` gives them back."""
+        given = [a for a in args if a.kind_id not in self._keyword_kinds]
+        if len(given) != 1:
+            return []
+        found = [(suffix, v) for suffix, v in self.values(given[0]) if suffix.startswith("[]")]
+        if found:  # a display: its elements
+            return found
+        source = self.expr(given[0])
+        return [] if source is None else [("[]", source + "[]")]
 
     def default_factory(self, call: Node) -> str | None:
         """What ``defaultdict(factory, ...)`` makes for a missing key (``factory()``); None

@@ -3785,7 +3785,7 @@ class Resolver(DjangoModels, Metaclasses):
 # was stored in it, an iterator's next one of its elements, a named tuple's _replace a copy
 # and its class's _make a new one.
 _CONTAINER_READS = {
-    (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",),
+    (".get", "()"): ("[]",), (".pop", "()"): ("[]",), (".setdefault", "()"): ("[]",), (".popleft", "()"): ("[]",),
     (".values", "()", "[]"): ("[]",), (".items", "()", "[]", "[]"): ("[]",),
     (".items", "()", "[]"): ("[]",), (".copy", "()"): (),
     # `sorted(d.items())`, `list(d.values())`: a new list of what iterating the view gives
