@@ -2238,10 +2238,26 @@ class Resolver(DjangoModels, Metaclasses):
                     i += 1
                 else:
                     vals = members
+            if len(vals) > cap:
+                vals = self._subsumed(vals)
             if not vals or (len(vals) > cap and not self._named_many(vals, op, called)):
                 return {}
             i += 1
         return vals
+
+    def _subsumed(self, vals: Values) -> Values:
+        """``vals`` without the instances an instance-of-a-class-or-subclass among them
+        already stands for: with ``IS ParamType`` (an annotation's), the instances of
+        ``Choice`` and ``Path`` are no more of a choice. The same values, fewer of them."""
+        bases = [v[1] for v in vals if v[0] == "IS"]
+        if not bases:
+            return vals
+        out: Values = {}
+        for val, inferred in vals.items():
+            if val[0] in ("I", "IS") and any((b != val[1] or val[0] == "I") and b in self.mro(val[1]) for b in bases):
+                continue
+            out[val] = inferred
+        return out
 
     def _gives_receiver(self, methods: Values) -> bool:
         """Whether calling one of ``methods`` may give back what it was called on."""
