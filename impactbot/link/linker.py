@@ -73,8 +73,8 @@ from impactbot.versions import LINK_VERSION as LINK_VERSION
 
 Outcome = tuple[list[Target], str]  # targets of a call site and its status
 PASSES_ON = 1  # passes after the second that pass on the arguments of calls found late
-# values whose call or method runs code outside the repository (or none at all)
 MISSING_KEY = "__missing__"  # what a dict subclass's d[key] runs for a key d lacks
+# values whose call or method runs code outside the repository (or none at all)
 OUTSIDE_KINDS = frozenset({"X", "B", "L", "G", "CM", "CE", "M", "D", "Q", "QM", "QT", "QC"})
 Flow = tuple[tuple[str, str], tuple[str | None, str]]  # (callee id, parameter) <- (argument, caller scope)
 
@@ -714,9 +714,9 @@ class _Linker:
         """A protocol method implied by syntax, with the fallbacks Python applies to it."""
         name = self._last_name(callee)
         fallbacks = fallback_chain(name or "")
-        then = ITERATOR_NEXT.get(name or "")
+        # what runs after the method: an iterator's __next__, a dict subclass's __missing__
+        then = ITERATOR_NEXT.get(name or "") or (MISSING_KEY if name == "__getitem__" else None)
         defined = self.methods_by_name
-        then = then or (MISSING_KEY if name == "__getitem__" else None)
         if name not in defined and then not in defined and not any(f in defined for f in fallbacks):
             return [], "external"
         receiver = callee[: -len(name or "") - 1]
