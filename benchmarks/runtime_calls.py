@@ -175,7 +175,8 @@ def measure(project: str, work: Path) -> Outcome:
     for e in graph.edges:
         if e.kind == "overrides":
             overridden[e.source].add(e.target)
-    known = {c for c in calls if c[0] in symbols | modules(graph) and c[1] in symbols}
+    callers = symbols | modules(graph)
+    known = {c for c in calls if c[0] in callers and c[1] in symbols}
     found = known & linked
     dispatched = {c for c in known - found if _through_overrides(c, linked, overridden)}
     missed = tuple(sorted(known - found - dispatched))

@@ -64,7 +64,8 @@ _REBINDS_EVALUATING = re.compile(
 ).search
 # a printf-style conversion: flags, width, precision, length, type (or `%%`)
 _PERCENT = re.compile(rb"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsa%]")
-_PERCENT_DUNDERS = {b"s": "__str__", b"r": "__repr__", b"a": "__repr__"}
+# what a conversion (`!r`, `%s`) runs of the value; a field without one runs __format__
+_CONVERSIONS = {"s": "__str__", "r": "__repr__", "a": "__repr__"}
 _CALLERS_NAMESPACE = frozenset({b"globals()", b"locals()", b"vars()"})
 _NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789.")
@@ -446,7 +447,7 @@ class CallFacts(FileState):
             if shown is None and node.child_by_field_name("format_specifier") is None and \
                     any(c.type == "=" for c in node.children):
                 shown = b"!r"  # `{x=}` shows repr(x) unless a format is given
-            dunder = {b"!r": "__repr__", b"!a": "__repr__", b"!s": "__str__"}.get(shown or b"", "__format__")
+            dunder = _CONVERSIONS.get((shown or b"").decode()[1:], "__format__")
             self._op(node.start_byte, value, dunder, node)
 
     def _operators(self) -> None:
@@ -504,7 +505,7 @@ class CallFacts(FileState):
                 positional[index] if index < len(positional) else None
             if value is None or (spec and "{" in spec):
                 continue
-            dunder = {"r": "__repr__", "a": "__repr__", "s": "__str__"}.get(conversion or "", "__format__")
+            dunder = _CONVERSIONS.get(conversion or "", "__format__")
             self._op(value.start_byte, value, dunder, node)
 
     def _percent_formatted(self, node: Node, template: Node) -> None:
@@ -526,7 +527,7 @@ class CallFacts(FileState):
         if len(values) != len(wanted) or any(v.type in ("list_splat", "parenthesized_list_splat") for v in values):
             return
         for value, conversion in zip(values, wanted, strict=True):
-            dunder = _PERCENT_DUNDERS.get(conversion)
+            dunder = _CONVERSIONS.get(conversion.decode())
             if dunder is not None:
                 self._op(value.start_byte, value, dunder, node)
 

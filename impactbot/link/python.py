@@ -1004,8 +1004,8 @@ class Resolver(DjangoModels, Metaclasses):
         site = self._site_at(where, scope.definition.start_line, expr[:-2])
         if site is None or not site.args or not site.args[0]:
             return {}
-        return {v: inf for v, inf in (self._argument_value(site.args[0], self.scopes[where], site.line)).items()
-                if self.is_class(v)}
+        given = self._argument_value(site.args[0], self.scopes[where], site.line)
+        return {v: inf for v, inf in given.items() if self.is_class(v)}
 
     def _value_of(self, sources: list[object], owner: Scope, expr: str, where: str) -> Values:
         """``expr`` with its first name bound by ``sources`` alone."""
