@@ -109,6 +109,11 @@ MAX_NAMED = 256
 MAX_DEPTH = 120
 # Python frames such a chain may take (each level is several calls deep), with room
 RESOLUTION_RECURSION_LIMIT = 3000
+# Returns nested deeper than this are cut short. Each level of a chain of returns
+# passes through a guarded resolution (see MAX_DEPTH), so only a cycle that does
+# not gets here: cut, it is an answer cut short; uncut, the compiled resolver runs
+# out of C stack and the process dies.
+MAX_RETURNS_DEPTH = 2 * MAX_DEPTH
 REFRESH_DEPTH = MAX_DEPTH // 2  # an answer cut short is computed again when asked for this near the top
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*")
 # An assignment's call may stand this many lines below the statement's first line
@@ -648,6 +653,7 @@ class Resolver(DjangoModels, Metaclasses):
         self._pass_names: frozenset[str] | None = None
         self._import_depth = 0  # nested lookups of imported names, and how many the outermost made
         self._import_steps = 0
+        self._returns_depth = 0  # nested _returned calls, see MAX_RETURNS_DEPTH
         self._mro: dict[str, tuple[str, ...]] = {}
         self._mro_alternatives: dict[str, tuple[tuple[str, ...], ...]] = {}
         self.setter_props: set[str] = set()  # properties with an ``@x.setter``: assigning them calls it
@@ -1611,10 +1617,9 @@ class Resolver(DjangoModels, Metaclasses):
         base, ops = parse_expr(expr)
         scope = self.scopes.get(scope_id)
         if scope_id in self._narrowing_scopes and scope is not None and scope.kind in ("function", "method"):
-            found = self._narrowed_prefix(base, ops, scope, line)
-            if found is not None:
-                narrowed, rest = found
-                return self._apply_ops(narrowed, rest, scope_id) if narrowed else {}
+            narrowed = self._narrowed_read(expr, base, ops, scope, line)
+            if narrowed is not None:
+                return narrowed
         if scope is not None and scope.kind in ("module", "class"):
             if (scope_id, line) in self._lambda_lines:  # maybe in a lambda's body: no order known
                 return self.resolve(expr, scope_id)
@@ -1681,6 +1686,30 @@ class Resolver(DjangoModels, Metaclasses):
             return None
         found = self._sources_at(base, scope_id, line)
         return (found[0], found[1]) if found is not None and found[2] else None
+
+    def _narrowed_read(self, expr: str, base: str, ops: tuple[str, ...], scope: Scope, line: int) -> Values | None:
+        """``expr`` read at ``line`` where an ``isinstance`` test narrows its first names;
+        None where none does. Guarded as ``resolve`` is: a method returning what the same
+        method gives on a narrowed attribute (``if isinstance(self.inner, Stream): return
+        self.inner.receive()``) asks for its own returns again."""
+        found = self._narrowed_prefix(base, ops, scope, line)
+        if found is None:
+            return None
+        narrowed, rest = found
+        if not narrowed:
+            return {}
+        active = (expr, f"{scope.id}!{line}")
+        if active in self._active:
+            self.met_cycle()
+            return {}
+        if len(self._active) > MAX_DEPTH:
+            self.truncated = True
+            return {}
+        self._active.add(active)
+        try:
+            return self._apply_ops(narrowed, rest, scope.id)
+        finally:
+            self._active.discard(active)
 
     def _narrowed_prefix(
         self, base: str, ops: tuple[str, ...], scope: Scope, line: int
@@ -2752,9 +2781,9 @@ class Resolver(DjangoModels, Metaclasses):
         if scope.id in self._narrowing_scopes and scope.kind in ("function", "method"):
             # `if isinstance(x, str): return x` returns a str, whatever else x may hold
             base, ops = parse_expr(src.value)
-            found = self._narrowed_prefix(base, ops, scope, src.line)
-            if found is not None:
-                return self._apply_ops(found[0], found[1], scope.id) if found[0] else {}
+            narrowed = self._narrowed_read(src.value, base, ops, scope, src.line)
+            if narrowed is not None:
+                return narrowed
         return self.resolve(src.value, scope.id) or {}
 
     def _default_value(self, src: Binding, scope: Scope) -> Values:
@@ -3569,6 +3598,16 @@ class Resolver(DjangoModels, Metaclasses):
         outside value, or one read from a parameter (fed by the repository's own calls
         only), is not: there the annotation is what callers can count on.
         """
+        if self._returns_depth > MAX_RETURNS_DEPTH:
+            self.truncated = True
+            return {}
+        self._returns_depth += 1
+        try:
+            return self._returned_values(func_id)
+        finally:
+            self._returns_depth -= 1
+
+    def _returned_values(self, func_id: str) -> Values:
         self._note((func_id, "<return>"))
         scope = self.scopes[func_id]
         sources = scope.names.get("<return>", [])

@@ -178,3 +178,15 @@ def test_calling_a_property_s_value_passes_the_getter_no_arguments() -> None:
     assert "person.py::Person::_get_name" in {e.target for e in graph.edges if e.source == "person.py::use"}
     # the arguments go to what the getter returns: a change of its signature breaks nothing
     assert not [c for c in graph.calls if c.target == "person.py::Person::_get_name"]
+
+
+def test_a_method_returning_its_own_call_on_a_narrowed_attribute_is_linked() -> None:
+    # each return asks for the returns of the method it is in: a cycle, ended like any other
+    body = (
+        "class Stream:\n    def receive(self):\n        return Other()\n\n"
+        "class Buffered(Stream):\n    def __init__(self, inner: Stream):\n        self.inner = inner\n\n"
+        "    def receive(self):\n        if isinstance(self.inner, Stream):\n            return self.inner.receive()\n"
+        "        return Other()\n\n"
+        "def use(s: Buffered):\n    s.receive().run()\n"
+    )
+    assert use(body) == {"Buffered::receive", "Other::run"}
