@@ -40,6 +40,7 @@ from impactbot.model import (
     Definition,
     FileFacts,
     Import,
+    Param,
     ResolvedCall,
     Signature,
     Symbol,
@@ -90,7 +91,10 @@ def shifted(old: Signature, new: Signature, site: CallSite, bound: bool) -> str 
     turned ``(b, a)``). A parameter renamed in its place moves nothing."""
     if site.star:
         return None  # where the unpacked ones start is not known
-    before, after = _positional_names(old, bound), _positional_names(new, bound)
+    old_params, new_params = _positional(old, bound), _positional(new, bound)
+    if _renamed_in_place(old_params, new_params):
+        return None
+    before, after = [p.name for p in old_params], [p.name for p in new_params]
     for i in range(min(site.positional, len(before), len(after))):
         was, now = before[i], after[i]
         if was != now and (was in after or now in before):
@@ -116,11 +120,23 @@ def _method_kind(definition: Definition) -> str:
     return "static" if "staticmethod" in names else "class" if "classmethod" in names else "instance"
 
 
-def _positional_names(sig: Signature, bound: bool) -> list[str]:
+def _positional(sig: Signature, bound: bool) -> list[Param]:
     params = list(sig.params)
     if bound and params and params[0].kind in ("positional", "positional_only"):
         params = params[1:]
-    return [p.name for p in params if p.kind in ("positional", "positional_only")]
+    return [p for p in params if p.kind in ("positional", "positional_only")]
+
+
+def _renamed_in_place(before: Sequence[Param], after: Sequence[Param]) -> bool:
+    """The positional slots are as many as they were and have defaults where they had,
+    and a name now in another slot took that slot's default or lack of one: the slots
+    were renamed, each where it stands (``seek(self, pos, offset=0)`` turned ``seek(self,
+    offset, whence=0)``), not moved. A parameter moving takes its default along."""
+    if len(before) != len(after) or any(b.has_default != a.has_default for b, a in zip(before, after, strict=True)):
+        return False
+    was = {p.name: (i, p.has_default) for i, p in enumerate(before)}
+    return any(p.name in was and was[p.name][0] != i and was[p.name][1] != p.has_default
+               for i, p in enumerate(after))
 
 
 def _unchanged_call(call: ResolvedCall, head: SymbolGraph, base_facts: Mapping[str, FileFacts],
