@@ -2289,8 +2289,34 @@ class Resolver(DjangoModels, Metaclasses):
         return out
 
     def _gives_receiver(self, methods: Values) -> bool:
-        """Whether calling one of ``methods`` may give back what it was called on."""
-        return any(m[0] in ("S", "BM") and self._giving_back(m) is not None for m in methods)
+        """Whether calling one of ``methods`` may give back what it was called on, or what
+        one of its own methods gives (see ``_handed_on``)."""
+        return any(m[0] in ("S", "BM") and (self._giving_back(m) is not None or self._handed_on(m) is not None)
+                   for m in methods)
+
+    def _handed_on(self, method: Value) -> tuple[str, ...] | None:
+        """The receiver's methods whose results ``method`` gives back, when each of its
+        return statements calls one (``def __aenter__(self): return await self.start()``):
+        called on an instance of a subclass, it gives what that subclass's own method
+        gives, not what any override of it may. None otherwise."""
+        scope = self.scopes.get(method[1]) if method[0] == "BM" else None
+        if scope is None or scope.kind != "method" or scope.method_kind != "method" or scope.first_param is None:
+            return None
+        self._note((scope.id, "<return>"))
+        if "<return>[]" in scope.names or self.wrappers(scope.id):
+            return None
+        names: list[str] = []
+        for b in scope.names.get("<return>", ()):
+            if isinstance(b, Binding) and b.kind == "annotation":
+                continue
+            if not (isinstance(b, Binding) and b.kind == "return" and b.value is not None):
+                return None
+            root, ops = parse_expr(b.value)
+            if root != scope.first_param or len(ops) != 2 or ops[0][0] != "." or ops[1][0] != "(" \
+                    or ops[0] in (".__class__", ".__new__"):
+                return None
+            names.append(ops[0][1:])
+        return tuple(dict.fromkeys(names)) or None
 
     def _giving_back(self, method: Value) -> tuple[str, tuple[str, ...]] | None:
         """How a method gives back its receiver, told from its return statements alone:
@@ -2347,11 +2373,13 @@ class Resolver(DjangoModels, Metaclasses):
             isinstance(b, Binding) and b.kind == "assign" and b.target == name and b.value is not None
             and self._gives_back_value(scope, b.value, how, delegated, False) for b in bindings)
 
-    def _receiver_results(self, vals: Values, attr: str, scope_id: str) -> Values:
+    def _receiver_results(self, vals: Values, attr: str, scope_id: str, depth: int = 0) -> Values:
         """``obj.method()``: what the call gives, receiver by receiver, so that a method
         giving back its receiver gives what it was called on (``Child().chain()`` a
         Child, ``Child.create()`` with ``return cls()`` a Child) rather than any
-        instance of the class defining it, through which a call may reach every override."""
+        instance of the class defining it, through which a call may reach every override;
+        and one handing the call on to another of its receiver's methods gives what the
+        receiver's own gives."""
         out: Values = {}
         for recv, inferred in vals.items():
             found = self._members({recv: inferred}, attr) if len(vals) == 1 else self.member(recv, attr)
@@ -2359,8 +2387,29 @@ class Resolver(DjangoModels, Metaclasses):
                 made = self._made_by_receiver(recv, method, 0)
                 if made is not None:
                     _merge(out, {made: True}, how)
-                else:
-                    _merge(out, self.call_results({method: how}, scope_id), False)
+                    continue
+                handed = self._handed_results(recv, inferred, method, scope_id, depth)
+                _merge(out, handed or self.call_results({method: how}, scope_id), False)
+        return out
+
+    def _handed_results(self, recv: Value, inferred: bool, method: Value, scope_id: str, depth: int) -> Values:
+        """What ``method`` called on ``recv`` gives through the receiver's methods it hands
+        the call on to (see ``_handed_on``), its return annotation standing in where they
+        do not tell; empty when it hands on nothing."""
+        if recv[0] not in ("I", "IS") or len(recv) != 2 or depth >= MAX_DELEGATIONS:
+            return {}
+        names = self._handed_on(method)
+        if names is None:
+            return {}
+        out: Values = {}
+        for name in names:
+            _merge(out, self._receiver_results({recv: inferred}, name, scope_id, depth + 1), False)
+        if not out or EXTERNAL in out:
+            scope = self.scopes[method[1]]
+            declared: list[object] = [
+                b for b in scope.names.get("<return>", ()) if isinstance(b, Binding) and b.kind == "annotation"]
+            if declared:
+                _merge(out, self._resolve_sources(declared, scope), True)
         return out
 
     def _made_by_receiver(self, recv: Value, method: Value, depth: int) -> Value | None:

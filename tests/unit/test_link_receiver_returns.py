@@ -172,8 +172,11 @@ COPIED = {
     "self.__class__()": ("def use():\n    Caption().renew().render()\n", {"Caption.render"}),
     "a delegation to a copy": ("def use():\n    Heading()._clone().render()\n", {"Heading.render"}),
     "a local name bound to a delegation": ("def use():\n    Heading().with_bold().render()\n", {"Heading.render"}),
-    # Heading's other() makes a Style: elsewhere() gives what its returns give, as for any method
-    "a delegation that makes another object": ("def use():\n    Heading().elsewhere().render()\n", EVERY_RENDER),
+    # Heading's other() makes a Style: elsewhere() hands the call on to it, so gives a Style
+    "a delegation that makes another object": ("def use():\n    Heading().elsewhere().render()\n", {"Style.render"}),
+    # on any Style, other() may be Caption's (giving the Caption back) or Style's own
+    "a delegation on an instance of any subclass": (
+        "def use(s: Style):\n    s.elsewhere().render()\n", EVERY_RENDER),
     "a delegation the receiver overrides": ("def use():\n    Caption().elsewhere().render()\n", {"Caption.render"}),
     "a method delegating to itself": ("def use():\n    Heading().looping().render()\n", set()),
 }
@@ -182,3 +185,47 @@ COPIED = {
 @pytest.mark.parametrize(("source", "expected"), COPIED.values(), ids=COPIED.keys())
 def test_a_copy_of_the_receiver_is_of_its_class(source: str, expected: set[str]) -> None:
     assert render_calls(source) == expected
+
+
+HANDED_ON = """
+class Result:
+    def scalars(self):
+        return []
+
+
+class Startable:
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        return False
+
+    def start(self):
+        raise NotImplementedError
+
+
+class Connection(Startable):
+    def start(self):
+        return self
+
+    def scalars(self, statement):
+        return []
+
+
+class Streamed(Startable):
+    def start(self):
+        return Result()
+
+
+def use():
+    with Streamed() as result:
+        return result.scalars()
+"""
+
+
+def test_a_method_handing_the_call_on_gives_what_the_receivers_own_method_gives() -> None:
+    # __enter__ is Startable's, but `self.start()` in it is Streamed's start when entered on a
+    # Streamed: the result is a Result, never the Connection another override gives back
+    graph = link(facts({"m.py": HANDED_ON}))
+    assert {e.target for e in graph.edges if e.kind == "calls" and e.source == "m.py::use"} == {
+        "m.py::Streamed", "m.py::Startable::__enter__", "m.py::Startable::__exit__", "m.py::Result::scalars"}
