@@ -1326,6 +1326,8 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
                 continue
             if _probed(facts, site, name):
                 continue  # `if hasattr(ctx, "load_default_certs"): ctx.load_default_certs()`
+            if conf == "name_match" and _guess_misfits(removed, site, receiver_passed.get(site.callee, True)):
+                continue  # guessed by its name alone, and the call never fitted it: another object's method
             if _fits_another(others.get(site.callee or "", ()), site, receiver_passed.get(site.callee, True)):
                 continue  # the receiver may be of another class, whose method of that name takes the call
             if written is not None and site.callee not in written:
@@ -1340,6 +1342,14 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
             verb = "reads" if site.kind == "attribute" else "calls"
             yield Breaking(removed.id, caller, sym.path, site.line, f"{verb} '{name}', which was {gone}")
+
+
+def _guess_misfits(removed: Symbol, site: CallSite, bound: bool) -> bool:
+    """Whether a call linked to ``removed`` by its name alone did not fit its signature
+    (``dbapi_conn.set_client_encoding(enc)`` against a dialect's ``set_client_encoding(self,
+    connection, client_encoding)``): the guess was another object's method."""
+    return site.kind == "call" and removed.kind in ("function", "method") and removed.signature is not None \
+        and _fits_none(removed, site, bound) is not None
 
 
 def _probed(facts: FileFacts | None, site: CallSite, name: str) -> bool:
@@ -1456,14 +1466,22 @@ def _still_an_attribute(removed: Symbol, head: SymbolGraph, head_facts: Mapping[
                         left: _LeftBehind) -> bool:
     """A removed method or property whose class, in head, still binds the name another
     way: in its body (``validator: SchemaValidator``) or on its instances
-    (``self.validator = ...``); a removed module-level def whose module still binds the
-    name (``OrderedDict = dict``, an import). Reading or calling it reaches that."""
+    (``self.validator = ...``), or may answer it from a ``__getattr__`` (SQLAlchemy's
+    memoized ``_memoized_attr_NAME``); a removed module-level def whose module still
+    binds the name (``OrderedDict = dict``, an import). Reading or calling it reaches that."""
     owner, _, name = removed.qualname.rpartition("::")
     if not owner and removed.path in head_facts:  # `OrderedDict = dict` in place of `class OrderedDict`
         names = left.binds(removed.path)
         return names is None or name in names
     # the class and its bases (`self.url = url` in a base's __init__ gives every instance one)
-    return any(_binds_on_itself(cls, name, head_facts) for cls in _class_and_bases(head, f"{removed.path}::{owner}"))
+    return any(_binds_on_itself(cls, name, head_facts) or _answers_any_name(cls, head)
+               for cls in _class_and_bases(head, f"{removed.path}::{owner}"))
+
+
+def _answers_any_name(cls: Symbol, head: SymbolGraph) -> bool:
+    """Whether a class defines ``__getattr__`` (or ``__getattribute__``): a name it lacks
+    may still be read on its instances."""
+    return any(f"{cls.id}::{hook}" in head.symbols for hook in ("__getattr__", "__getattribute__"))
 
 
 def _binds_on_itself(cls: Symbol, name: str, head_facts: Mapping[str, FileFacts]) -> bool:

@@ -163,6 +163,22 @@ def test_an_import_of_a_module_that_no_longer_exists_is_breaking(repo: RepoBuild
     ]
 
 
+def test_a_removed_method_guessed_by_its_name_is_not_broken_by_calls_that_never_fitted_it(
+    repo: RepoBuilder,
+) -> None:
+    lib = ("class Dialect:\n    def set_client_encoding(self, connection, encoding):\n        return encoding\n\n\n"
+           "def on_connect(conn):\n    conn.set_client_encoding('utf8')\n\n\n"
+           "def reset(conn, raw):\n    conn.set_client_encoding(raw, 'utf8')\n")
+    repo.commit({"lib.py": lib})
+    repo.start_branch("feature")
+    repo.commit({"lib.py": lib.replace("    def set_client_encoding(self, connection, encoding):\n"
+                                       "        return encoding\n", "    pass\n")})
+    report = diff(repo.path, "main..feature")
+    # conn is not known: both calls were linked by the method's name; only reset's fitted it
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::reset", "calls 'set_client_encoding', which was removed")]
+
+
 def test_a_call_site_that_reaches_several_removed_methods_is_listed_once(repo: RepoBuilder) -> None:
     lib = ("class Reader:\n    def close(self):\n        return 1\n\n\nclass Writer:\n    def close(self):\n"
            "        return 2\n\n\ndef shut(handle):\n    handle.close()\n\n\n"
@@ -1597,6 +1613,19 @@ def test_a_removed_property_whose_name_the_instances_still_hold_is_not_breaking(
     report = diff(repo.path, "main..feature")
     assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
         ("adapter.py::Adapter::validate", "reads 'validator', which was removed")]
+
+
+def test_a_removed_property_a_getattr_of_the_class_may_answer_is_not_breaking(repo: RepoBuilder) -> None:
+    memoized = ("class Memoized:\n    def __getattr__(self, key):\n"
+                "        return getattr(self, f'_memoized_attr_{key}')()\n\n\n")
+    repo.commit({"adapter.py": memoized + ADAPTER})
+    repo.start_branch("feature")
+    # the property becomes a memoized attribute that Memoized.__getattr__ computes
+    repo.commit({"adapter.py": memoized + ADAPTER.replace("class Adapter:", "class Adapter(Memoized):").replace(
+        "    @property\n    def validator(self):", "    def _memoized_attr_validator(self):")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["adapter.py::Adapter::validator"] == "removed"
+    assert report["breaking"] == []
 
 
 def test_a_read_written_otherwise_than_the_removed_property_read_is_not_breaking(repo: RepoBuilder) -> None:
