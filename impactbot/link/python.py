@@ -2426,6 +2426,9 @@ class Resolver(DjangoModels, Metaclasses):
             found = self.member(recv, name)
             if not found or any(self._made_by_receiver(recv, m, depth + 1) is None for m in found):
                 return None
+        owner = self.scopes[method[1]].owner_class
+        if made == "IS" and owner is not None and owner != recv[1] and recv[1] in self.mro(owner):
+            return made, owner  # an override of a subclass ran: the receiver is of that subclass
         return made, recv[1]
 
     def _named_many(self, vals: Values, op: str, called: Values) -> bool:
