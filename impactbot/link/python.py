@@ -1617,7 +1617,7 @@ class Resolver(DjangoModels, Metaclasses):
         base, ops = parse_expr(expr)
         scope = self.scopes.get(scope_id)
         if scope_id in self._narrowing_scopes and scope is not None and scope.kind in ("function", "method"):
-            narrowed = self._narrowed_read(expr, base, ops, scope, line)
+            narrowed = self.resolve_narrowed(expr, scope_id, line)
             if narrowed is not None:
                 return narrowed
         if scope is not None and scope.kind in ("module", "class"):
@@ -1646,14 +1646,25 @@ class Resolver(DjangoModels, Metaclasses):
         """``expr`` as the statement at ``line`` of a module or class body evaluates it: its
         first name has the bindings that statement can see (``f = g; f = h; f()`` calls h;
         after ``a, b = b, a`` each holds the other's value), where ``resolve`` has them all."""
-        key = (expr, scope_id, line)
+        return self._line_answer(expr, scope_id, line, False)
+
+    def resolve_narrowed(self, expr: str, scope_id: str, line: int) -> Values | None:
+        """``expr`` read at ``line`` of a function where an ``isinstance`` test narrows its
+        first names (see ``_narrowed``); None where none does. Memoised and guarded as
+        ``resolve_line`` is: a method may return what the same method gives on a narrowed
+        attribute (``if isinstance(self.inner, Stream): return self.inner.receive()``),
+        and a return read again for every call reached it again for every path."""
+        return self._line_answer(expr, scope_id, line, True)
+
+    def _line_answer(self, expr: str, scope_id: str, line: int, narrowed: bool) -> Values | None:
+        key = (expr, f"{scope_id}!" if narrowed else scope_id, line)
         hit = self._line_memo.get(key)
         if hit is not None:
             if not self.line_refreshes(key):
                 self.touched_param |= hit[1]
                 return hit[0]
             self._refreshed.add(key)
-        active = (expr, f"{scope_id}@{line}")
+        active = (expr, f"{scope_id}{'!' if narrowed else '@'}{line}")
         if active in self._active:
             self.met_cycle()
             return {}
@@ -1665,7 +1676,10 @@ class Resolver(DjangoModels, Metaclasses):
         self._active.add(active)
         self.resolutions += 1
         try:
-            result = self._resolve_line_uncached(expr, scope_id, line)
+            if narrowed:
+                result = self._narrowed_read(expr, scope_id, line)
+            else:
+                result = self._resolve_line_uncached(expr, scope_id, line)
         finally:
             self._active.discard(active)
         touched, truncated = self.touched_param, self.truncated
@@ -1687,29 +1701,13 @@ class Resolver(DjangoModels, Metaclasses):
         found = self._sources_at(base, scope_id, line)
         return (found[0], found[1]) if found is not None and found[2] else None
 
-    def _narrowed_read(self, expr: str, base: str, ops: tuple[str, ...], scope: Scope, line: int) -> Values | None:
-        """``expr`` read at ``line`` where an ``isinstance`` test narrows its first names;
-        None where none does. Guarded as ``resolve`` is: a method returning what the same
-        method gives on a narrowed attribute (``if isinstance(self.inner, Stream): return
-        self.inner.receive()``) asks for its own returns again."""
-        found = self._narrowed_prefix(base, ops, scope, line)
+    def _narrowed_read(self, expr: str, scope_id: str, line: int) -> Values | None:
+        base, ops = parse_expr(expr)
+        found = self._narrowed_prefix(base, ops, self.scopes[scope_id], line)
         if found is None:
             return None
         narrowed, rest = found
-        if not narrowed:
-            return {}
-        active = (expr, f"{scope.id}!{line}")
-        if active in self._active:
-            self.met_cycle()
-            return {}
-        if len(self._active) > MAX_DEPTH:
-            self.truncated = True
-            return {}
-        self._active.add(active)
-        try:
-            return self._apply_ops(narrowed, rest, scope.id)
-        finally:
-            self._active.discard(active)
+        return self._apply_ops(narrowed, rest, scope_id) if narrowed else {}
 
     def _narrowed_prefix(
         self, base: str, ops: tuple[str, ...], scope: Scope, line: int
@@ -2832,8 +2830,7 @@ class Resolver(DjangoModels, Metaclasses):
             return self.resolve_line(src.value, scope.id, src.line) or {}
         if scope.id in self._narrowing_scopes and scope.kind in ("function", "method"):
             # `if isinstance(x, str): return x` returns a str, whatever else x may hold
-            base, ops = parse_expr(src.value)
-            narrowed = self._narrowed_read(src.value, base, ops, scope, src.line)
+            narrowed = self.resolve_narrowed(src.value, scope.id, src.line)
             if narrowed is not None:
                 return narrowed
         return self.resolve(src.value, scope.id) or {}

@@ -153,6 +153,16 @@ class TracingResolver(Resolver):
         return self._tracked(key, lambda: super(TracingResolver, self).resolve_line(expr, scope_id, line),
                              lambda: memo_key in memo)
 
+    def resolve_narrowed(self, expr: str, scope_id: str, line: int) -> Values | None:
+        key = ("n", expr, scope_id, str(line))
+        memo_key = (expr, f"{scope_id}!", line)
+        memo = self._line_memo
+        if memo_key in memo and not self.line_refreshes(memo_key):
+            self._reuse(key)
+            return super().resolve_narrowed(expr, scope_id, line)
+        return self._tracked(key, lambda: super(TracingResolver, self).resolve_narrowed(expr, scope_id, line),
+                             lambda: memo_key in memo)
+
     def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
         if self.frame is not None:
             self.frame.append((class_id, attr))
