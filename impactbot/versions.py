@@ -12,7 +12,7 @@ from importlib.util import find_spec
 # Bump when the extractor's output for the same bytes changes.
 EXTRACTOR_REVISION = "118"
 # Bump when link() gives a different graph for the same facts.
-LINK_VERSION = "158"
+LINK_VERSION = "159"
 # Bump when the report of the same two graphs changes (the impact walk, breaking calls).
 IMPACT_VERSION = "37"
 

@@ -3902,6 +3902,9 @@ _CONTAINER_READS = {
     ("._make", "()"): ("()",),  # `Point._make(row)`: a Point, as `Point(*row)` makes
 }
 _CONTAINER_METHODS = frozenset(pattern[0] for pattern in _CONTAINER_READS)
+# What a dict's key reads: nothing (the keys of a dict are not kept), through an
+# attribute no object has.
+_DICT_KEY = ".<dict key>"
 
 
 def _outside_only(vals: Values) -> bool:
@@ -3926,7 +3929,10 @@ def _container_ops(ops: tuple[str, ...], keys: bool = False) -> tuple[str, ...]:
         for pattern, replacement in _CONTAINER_READS.items():
             if shape[i : i + len(pattern)] == pattern:
                 key = ops[i + 1][1:-1].partition(",")[0] if keys and pattern == (".get", "()") else ""
-                out.extend((f"[{key}]",) if key else replacement)
+                if pattern[0] == ".items" and pattern[-2:] == ("[]", "[]") and ops[i + len(pattern) - 1] == "[0]":
+                    out.append(_DICT_KEY)  # `for key, value in d.items()`: the bag holds values, not keys
+                else:
+                    out.extend((f"[{key}]",) if key else replacement)
                 i += len(pattern)
                 break
         else:

@@ -184,3 +184,31 @@ def test_a_derived_graph_follows_a_keyed_member_read_from_another_file(
         new_facts = facts({**SHARED, "pkg/table.py": HEAD + new})
         _graph, derived = derived_from(old_facts, new_facts)
         assert derived == link(new_facts)
+
+
+ITEMS = """
+class Handler:
+    def run(self):
+        pass
+
+HANDLERS = {"a": Handler()}
+
+def use(extra):
+    for name, handler in HANDLERS.items():
+        handler.run()
+        name.run()
+    for i, (name, handler) in enumerate(sorted(HANDLERS.items())):
+        name.run()
+"""
+
+
+@pytest.mark.parametrize(("line_text", "expected"), [
+    ("handler.run()", {"Handler::run"}),
+    # a dict's keys are not its values: nothing known about them calls the handlers' method
+    ("name.run()", set()),
+])
+def test_a_dicts_items_give_its_values_as_the_second_of_each_pair_only(line_text: str, expected: set[str]) -> None:
+    text = FUNCS + ITEMS
+    lines = [i + 1 for i, t in enumerate(text.splitlines()) if t.strip() == line_text]
+    graph = link(facts({"main.py": text}))
+    assert {c.target.removeprefix("main.py::") for c in graph.calls if c.line in lines} == expected
