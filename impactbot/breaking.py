@@ -1289,9 +1289,14 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
     # object that reached the removed one may be of that subclass (`item.message` where
     # every item passed stores its message)
     below = owner is not None and not class_gone and _bound_below(head, owner.id, name, head_facts)
+    # a def inside a function is named only inside it: elsewhere it was reached through a
+    # value (`self.schema_for_object = schema_for_object`), which may now be another
+    local = owner is not None and owner.kind in ("function", "method")
     for caller, conf in base.callers(removed.id):
         sym = head.symbols.get(caller)
         if sym is None:
+            continue
+        if local and owner is not None and not _within(sym, owner):
             continue
         if _still_reaches(head, caller, removed, conf) or (conf == "name_match" and named_still):
             continue  # still reaches a symbol of that name: moved, not gone
@@ -1342,6 +1347,11 @@ def _still_called(head: SymbolGraph, base: SymbolGraph, removed: Symbol, head_fa
             gone = f"moved to {moved_to.path}" if moved_to is not None else "removed"
             verb = "reads" if site.kind == "attribute" else "calls"
             yield Breaking(removed.id, caller, sym.path, site.line, f"{verb} '{name}', which was {gone}")
+
+
+def _within(sym: Symbol, outer: Symbol) -> bool:
+    """Whether ``sym`` is ``outer`` or defined inside it."""
+    return sym.path == outer.path and (sym.qualname == outer.qualname or sym.qualname.startswith(outer.qualname + "::"))
 
 
 def _guess_misfits(removed: Symbol, site: CallSite, bound: bool) -> bool:

@@ -179,6 +179,25 @@ def test_a_removed_method_guessed_by_its_name_is_not_broken_by_calls_that_never_
         ("lib.py::reset", "calls 'set_client_encoding', which was removed")]
 
 
+def test_a_removed_nested_def_is_still_called_only_where_its_name_is_in_scope(repo: RepoBuilder) -> None:
+    lib = ("import operator\n\n\nclass Preparer:\n    def __init__(self, names):\n"
+           "        def schema_for_object(obj):\n            return names.get(obj)\n\n"
+           "        self.schema_for_object = schema_for_object\n        self.first = schema_for_object(None)\n\n\n"
+           "def compile_table(preparer: Preparer, table):\n    return preparer.schema_for_object(table)\n")
+    repo.commit({"lib.py": lib})
+    repo.start_branch("feature")
+    # the nested def is gone; the attribute holds another callable, which outside code makes
+    repo.commit({"lib.py": lib.replace(
+        "        def schema_for_object(obj):\n            return names.get(obj)\n\n"
+        "        self.schema_for_object = schema_for_object\n",
+        "        self.schema_for_object = operator.attrgetter('schema')\n")})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["lib.py::Preparer::__init__::schema_for_object"] == "removed"
+    # __init__ still calls the name it no longer defines; compile_table reads the attribute
+    assert [(b["caller"], b["reason"]) for b in report["breaking"]] == [
+        ("lib.py::Preparer::__init__", "calls 'schema_for_object', which was removed")]
+
+
 def test_a_call_site_that_reaches_several_removed_methods_is_listed_once(repo: RepoBuilder) -> None:
     lib = ("class Reader:\n    def close(self):\n        return 1\n\n\nclass Writer:\n    def close(self):\n"
            "        return 2\n\n\ndef shut(handle):\n    handle.close()\n\n\n"
