@@ -253,16 +253,31 @@ def _partials_made(head: SymbolGraph, base: SymbolGraph, by_target: Mapping[str,
     """``partial(send, retries=1)`` where send no longer takes ``retries``: every call of
     what it made fails. Listed where the partial is made, which is what to fix; the
     arguments still missing come with each call, so only those it holds are judged."""
+    making: dict[str, bool] = {}  # per file: whether it makes any partial (few do)
     for target, c in by_target.items():
         if c.symbol.kind not in ("function", "method") or c.symbol.signature is None:
             continue
         for caller, _ in head.callers(target):
+            if not _makes_partials(head, head_facts, caller, making):
+                continue
             for site, bound, maker in _partials_of(c.symbol, caller, head, head_facts):
                 reason = _holds_what_fits_none(c.symbol, site, bound)
                 if reason is None or _made_the_same_in_base(c, caller, site, bound, base, base_facts):
                     continue
                 yield Breaking(target, caller, _path_of(head, caller), site.line, f"{reason} (bound by {maker}())")
             yield from _calls_through_partials(head, base, c, caller, head_facts, base_facts)
+
+
+def _makes_partials(graph: SymbolGraph, facts: Mapping[str, FileFacts], caller: str, making: dict[str, bool]) -> bool:
+    """Whether the caller's file calls a partial maker anywhere (memoised in ``making``)."""
+    symbol = graph.symbols.get(caller)
+    if symbol is None:
+        return False
+    if symbol.path not in making:
+        found = facts.get(symbol.path)
+        making[symbol.path] = found is not None and any(
+            PARTIAL_MAKERS.get(site.callee or "") is not None for site in found.calls)
+    return making[symbol.path]
 
 
 def _calls_through_partials(head: SymbolGraph, base: SymbolGraph, c: ChangedSymbol, caller: str,

@@ -338,6 +338,10 @@ class LazyFacts(Mapping[str, FileFacts]):
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
+    def __bool__(self) -> bool:
+        # `facts or {}` is read in the breaking checks' loops: the first file answers it
+        return next(iter(self), None) is not None
+
 
 # ----------------------------------------------------------------- report
 
