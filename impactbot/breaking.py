@@ -1515,8 +1515,9 @@ def _binds_on_itself(cls: Symbol, name: str, head_facts: Mapping[str, FileFacts]
     if facts is None:
         return False
     inside = cls.qualname + "::"
+    element = name + "["  # `by_key: Mapping[Key, "Asset"]` declares by_key through its elements' class
     return any(
-        (b.scope == cls.qualname and b.target == name)
+        (b.scope == cls.qualname and (b.target == name or b.target.startswith(element)))
         or (b.scope.startswith(inside) and b.target.count(".") == 1 and b.target.endswith("." + name))
         for b in facts.bindings
     )

@@ -1634,6 +1634,21 @@ def test_a_removed_property_whose_name_the_instances_still_hold_is_not_breaking(
         ("adapter.py::Adapter::validate", "reads 'validator', which was removed")]
 
 
+def test_a_removed_property_now_a_named_tuple_field_is_not_breaking(repo: RepoBuilder) -> None:
+    layer = ("class Layer:\n    def __init__(self, assets):\n        self._by_key = dict(assets)\n\n"
+             "    @property\n    def by_key(self):\n        return self._by_key\n\n"
+             "    def has_assets(self):\n        return len(self.by_key) > 0\n")
+    repo.commit({"layer.py": layer})
+    repo.start_branch("feature")
+    # the property becomes a field declared by its annotation alone, a mapping of the repository's class
+    repo.commit({"layer.py": "from typing import Mapping, NamedTuple\n\n\nclass Asset:\n    pass\n\n\n"
+                 "class Layer(NamedTuple):\n    by_key: Mapping[str, 'Asset']\n\n"
+                 "    def has_assets(self):\n        return len(self.by_key) > 0\n"})
+    report = diff(repo.path, "main..feature")
+    assert changed(report)["layer.py::Layer::by_key"] == "removed"
+    assert report["breaking"] == []
+
+
 def test_a_removed_property_a_getattr_of_the_class_may_answer_is_not_breaking(repo: RepoBuilder) -> None:
     memoized = ("class Memoized:\n    def __getattr__(self, key):\n"
                 "        return getattr(self, f'_memoized_attr_{key}')()\n\n\n")
