@@ -71,7 +71,7 @@ class _Scan:
     def __init__(self, source: Callable[[str], bytes]) -> None:
         self._source = source
         self._bytes: dict[str, bytes] = {}
-        self._reads: dict[tuple[str, frozenset[str]], list[tuple[str, int]]] = {}
+        self._reads: dict[str, dict[str, list[tuple[str, int]]]] = {}  # path -> name -> its reads
         self._assignments: dict[str, dict[int, tuple[str, ...]]] = {}
         self._scopes: dict[str, _Scopes] = {}
 
@@ -81,10 +81,18 @@ class _Scan:
         return self._bytes[path]
 
     def reads(self, path: str, wanted: frozenset[str]) -> list[tuple[str, int]]:
-        key = (path, wanted)
-        if key not in self._reads:
-            self._reads[key] = name_reads(self.data(path), wanted)
-        return self._reads[key]
+        """``name_reads`` of ``wanted``; a file is scanned again only for names not looked
+        for yet, which later rounds' few new names skip for most files unparsed."""
+        known = self._reads.setdefault(path, {})
+        missing = wanted - known.keys()
+        if missing:
+            for name in missing:
+                known[name] = []
+            for text, line in name_reads(self.data(path), missing):
+                known[text.rpartition(".")[2]].append((text, line))
+        out = [read for name in wanted for read in known[name]]
+        out.sort(key=lambda use: (use[1], use[0]))
+        return out
 
     def assigned_at(self, path: str, line: int) -> tuple[str, ...]:
         """Names bound by the module-level assignments and block headers that span
