@@ -2276,13 +2276,16 @@ class Resolver(DjangoModels, Metaclasses):
         """``vals`` without the instances an instance-of-a-class-or-subclass among them
         already stands for: with ``IS ParamType`` (an annotation's), the instances of
         ``Choice`` and ``Path`` are no more of a choice. The same values, fewer of them."""
-        bases = [v[1] for v in vals if v[0] == "IS"]
+        bases = {v[1] for v in vals if v[0] == "IS"}
         if not bases:
             return vals
         out: Values = {}
         for val, inferred in vals.items():
-            if val[0] in ("I", "IS") and any((b != val[1] or val[0] == "I") and b in self.mro(val[1]) for b in bases):
-                continue
+            if val[0] == "I" or val[0] == "IS":
+                # an instance is covered by its own class too; an instance-of-a-subclass by a base only
+                mro = self.mro(val[1])
+                if not bases.isdisjoint(mro if val[0] == "I" else mro[1:]):
+                    continue
             out[val] = inferred
         return out
 
