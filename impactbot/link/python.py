@@ -2303,21 +2303,28 @@ class Resolver(DjangoModels, Metaclasses):
         scope = self.scopes.get(method[1]) if method[0] == "BM" else None
         if scope is None or scope.kind != "method" or scope.method_kind != "method" or scope.first_param is None:
             return None
-        self._note((scope.id, "<return>"))
-        if "<return>[]" in scope.names or self.wrappers(scope.id):
+        values = self._return_statements(scope)
+        if values is None:
             return None
         names: list[str] = []
-        for b in scope.names.get("<return>", ()):
-            if isinstance(b, Binding) and b.kind == "annotation":
-                continue
-            if not (isinstance(b, Binding) and b.kind == "return" and b.value is not None):
-                return None
-            root, ops = parse_expr(b.value)
+        for value in values:
+            root, ops = parse_expr(value)
             if root != scope.first_param or len(ops) != 2 or ops[0][0] != "." or ops[1][0] != "(" \
                     or ops[0] in (".__class__", ".__new__"):
                 return None
             names.append(ops[0][1:])
-        return tuple(dict.fromkeys(names)) or None
+        return tuple(dict.fromkeys(names))
+
+    def _return_statements(self, scope: Scope) -> list[str] | None:
+        """What each return statement of a function gives, as written; None when one
+        gives nothing written (a bare ``return``), or there are none, or it is a
+        generator or has a wrapper put in its place: what a call gives is not there."""
+        self._note((scope.id, "<return>"))
+        if "<return>[]" in scope.names or self.wrappers(scope.id):
+            return None
+        told = [b for b in scope.names.get("<return>", ()) if not (isinstance(b, Binding) and b.kind == "annotation")]
+        values = [b.value for b in told if isinstance(b, Binding) and b.kind == "return" and b.value is not None]
+        return values if values and len(values) == len(told) else None
 
     def _giving_back(self, method: Value) -> tuple[str, tuple[str, ...]] | None:
         """How a method gives back its receiver, told from its return statements alone:
@@ -2334,12 +2341,8 @@ class Resolver(DjangoModels, Metaclasses):
         how = "cls" if scope.method_kind == "classmethod" else how
         if how is None:
             return None
-        self._note((scope.id, "<return>"))
-        if "<return>[]" in scope.names or self.wrappers(scope.id):
-            return None
-        told = [b for b in scope.names.get("<return>", ()) if not (isinstance(b, Binding) and b.kind == "annotation")]
-        values = [b.value for b in told if isinstance(b, Binding) and b.kind == "return" and b.value is not None]
-        if not values or len(values) != len(told):
+        values = self._return_statements(scope)
+        if values is None:
             return None
         delegated: list[str] = []
         if not all(self._gives_back_value(scope, v, how, delegated, True) for v in values):
