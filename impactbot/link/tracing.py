@@ -144,24 +144,21 @@ class TracingResolver(Resolver):
                              lambda: (expr, scope_id) in memo)
 
     def resolve_line(self, expr: str, scope_id: str, line: int) -> Values | None:
-        key = ("a", expr, scope_id, str(line))
-        memo_key = (expr, scope_id, line)
-        memo = self._line_memo
-        if memo_key in memo and not self.line_refreshes(memo_key):
-            self._reuse(key)
-            return super().resolve_line(expr, scope_id, line)
-        return self._tracked(key, lambda: super(TracingResolver, self).resolve_line(expr, scope_id, line),
-                             lambda: memo_key in memo)
+        return self._line_tracked(("a", expr, scope_id, str(line)), (expr, scope_id, line),
+                                  lambda: super(TracingResolver, self).resolve_line(expr, scope_id, line))
 
     def resolve_narrowed(self, expr: str, scope_id: str, line: int) -> Values | None:
-        key = ("n", expr, scope_id, str(line))
-        memo_key = (expr, f"{scope_id}!", line)
+        return self._line_tracked(("n", expr, scope_id, str(line)), (expr, f"{scope_id}!", line),
+                                  lambda: super(TracingResolver, self).resolve_narrowed(expr, scope_id, line))
+
+    def _line_tracked(self, key: Item, memo_key: tuple[str, str, int],
+                      compute: Callable[[], Values | None]) -> Values | None:
+        """An answer of the line memo (reads at a line, narrowed reads): reused, or computed and traced."""
         memo = self._line_memo
         if memo_key in memo and not self.line_refreshes(memo_key):
             self._reuse(key)
-            return super().resolve_narrowed(expr, scope_id, line)
-        return self._tracked(key, lambda: super(TracingResolver, self).resolve_narrowed(expr, scope_id, line),
-                             lambda: memo_key in memo)
+            return compute()  # answered from the memo
+        return self._tracked(key, compute, lambda: memo_key in memo)
 
     def class_member(self, class_id: str, attr: str, start: int = 0) -> tuple[Values, str | None] | None:
         if self.frame is not None:
